@@ -1,0 +1,55 @@
+# Binokel tournament manager — the two commands of the README:
+#   make run    set up .venv, migrate, load the demo tournament, serve http://127.0.0.1:8000/
+#   make test   install what the tests need (Python extras, Debian's chromium) and run them all
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run install install-test system-test-deps test lint demo bench messages
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test system-test-deps
+
+# Debian's chromium drives the browser tests (never a downloaded browser).
+system-test-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+demo: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+
+run: demo
+	@echo "Desk: http://$(HOST)/desk/  (login: orga / binokel)   Public: http://$(HOST)/"
+	$(PY) manage.py runserver $(HOST)
+
+test: install-test
+	$(PY) -m pytest
+
+lint: install-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+bench: install
+	$(PY) benchmarks/scoring.py
+	$(PY) benchmarks/pairing.py
+	$(PY) benchmarks/desk.py
+	$(PY) benchmarks/exports.py
+
+messages: install
+	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=scoring --ignore=pairing
+	$(PY) manage.py compilemessages --ignore=.venv

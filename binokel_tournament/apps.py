@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class BinokelTournamentConfig(AppConfig):
+    name = "binokel_tournament"
+    verbose_name = _("Binokel-Turnier")
+    default_auto_field = "django.db.models.BigAutoField"

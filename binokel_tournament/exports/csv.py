@@ -1,0 +1,68 @@
+"""CSV files from the same rows as the Excel workbook: UTF-8 with a byte order mark and ``;``
+between fields, which is what a German spreadsheet program opens without asking."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from ..models import Mode, Tournament
+from .base import BaseExporter, ExportError, ExportFile, ExportOptions
+from .rows import RowTable, Value, entrants_rows, games_rows, standings_rows
+
+CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+
+
+def csv_text(value: Value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def csv_bytes(table: RowTable, delimiter: str = ";") -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow(table.header)
+    writer.writerows([csv_text(v) for v in row] for row in table.rows)
+    return out.getvalue().encode("utf-8-sig")
+
+
+def _table_for(tournament: Tournament, options: ExportOptions, what: str) -> RowTable:
+    providers: dict[str, Callable[[], RowTable]] = {
+        "spiele": lambda: games_rows(tournament),
+        "teilnehmer": lambda: entrants_rows(tournament),
+    }
+    if what in providers:
+        return providers[what]()
+    competition = tournament.competitions.filter(mode=what).first()
+    if competition is None:
+        raise ExportError(_("Dieses Turnier hat keine solche Wertung."))
+    return standings_rows(competition, options.round_number)
+
+
+class CsvExporter(BaseExporter):
+    """One table of the workbook as CSV: a competition's ranking, the games or the entrants."""
+
+    identifier = "csv"
+    verbose_name = _lazy("Tabelle (CSV)")
+    extension = "csv"
+    content_type = CSV_CONTENT_TYPE
+    TABLES = (Mode.SINGLES, Mode.PAIRS, "spiele", "teilnehmer")
+
+    def __init__(self, tournament: Tournament, table: str = Mode.SINGLES) -> None:
+        super().__init__(tournament)
+        if table not in self.TABLES:
+            raise ExportError(_("Unbekannte Tabelle."))
+        self.table = str(table)
+
+    def render(self, options: ExportOptions | None = None) -> ExportFile:
+        options = options or ExportOptions()
+        table = _table_for(self.tournament, options, self.table)
+        name = f"{self.tournament.slug}-{table.slug}.{self.extension}"
+        return ExportFile(name, self.content_type, csv_bytes(table))

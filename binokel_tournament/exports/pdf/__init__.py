@@ -1,0 +1,26 @@
+"""PDF exporters by the name the command line and the desk use."""
+
+from __future__ import annotations
+
+from .base import PdfExporter
+from .scoresheets import ScoreSheetsExporter
+from .seating import SeatingPlanExporter, TableCardsExporter
+from .standings import CertificatesExporter, StandingsExporter
+
+PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
+    "seating": SeatingPlanExporter,
+    "tablecards": TableCardsExporter,
+    "scoresheets": ScoreSheetsExporter,
+    "standings": StandingsExporter,
+    "certificates": CertificatesExporter,
+}
+
+__all__ = [
+    "PDF_EXPORTERS",
+    "CertificatesExporter",
+    "PdfExporter",
+    "ScoreSheetsExporter",
+    "SeatingPlanExporter",
+    "StandingsExporter",
+    "TableCardsExporter",
+]

@@ -1,0 +1,212 @@
+"""What every PDF shares (pretix ``base/invoice.py`` style): A4 pages, layout constants in
+millimetres, small ``_draw_*`` helpers, TrueType fonts with umlauts, and the exporter base that
+turns a drawing into ``(filename, content_type, bytes)``."""
+
+from __future__ import annotations
+
+import io
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import ClassVar
+
+import segno
+from django.conf import settings
+from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
+from reportlab.lib.colors import Color, black, white
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from ...models import Mode, Round, Tournament
+from ..base import BaseExporter, ExportError, ExportFile, ExportOptions
+from .fonts import Fonts, fonts
+
+PORTRAIT = A4
+LANDSCAPE = landscape(A4)
+MARGIN = 12 * mm
+FOOTER_Y = 7 * mm
+FOOTER_SIZE = 8
+GREY = Color(0.45, 0.45, 0.45)
+LIGHT = Color(0.93, 0.93, 0.93)
+TINT = Color(0.90, 0.95, 0.91)  # the desk's party header colour
+ELLIPSIS = "…"
+PDF_CONTENT_TYPE = "application/pdf"
+
+
+def public_base_url() -> str:
+    return str(getattr(settings, "PUBLIC_BASE_URL", "http://127.0.0.1:8000")).rstrip("/")
+
+
+def where_url(tournament: Tournament) -> str:
+    """The public "Wo sitze ich?" page of the tournament, as a full URL for a QR code."""
+    return public_base_url() + reverse("public:where", args=[tournament.slug])
+
+
+def number(value: int) -> str:
+    """A number as German print wants it: 2.345, −170."""
+    text = formats.number_format(value, force_grouping=True)
+    return text.replace("-", "−")
+
+
+def round_title(number_: int) -> str:
+    return _("%(n)s. Durchgang") % {"n": number_}
+
+
+def mode_title(mode: str) -> str:
+    return str(Mode(mode).label)
+
+
+def fitted_size(text: str, font: str, size: float, width: float, minimum: float) -> float:
+    """The largest font size ≤ ``size`` (and ≥ ``minimum``) at which ``text`` fits ``width``."""
+    natural = stringWidth(text, font, size)
+    if natural <= width:
+        return size
+    return max(minimum, size * width / natural)
+
+
+def clipped(text: str, font: str, size: float, width: float) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` at ``size``."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + ELLIPSIS, font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def _draw_text(
+    c: Canvas,
+    x: float,
+    y: float,
+    text: str,
+    font: str,
+    size: float,
+    width: float | None = None,
+    *,
+    align: str = "left",
+    minimum: float = 6,
+    color: Color = black,
+) -> float:
+    """Draw one line; shrink it (down to ``minimum``) and then clip it to ``width``.
+    ``x`` is the left edge, the centre or the right edge as ``align`` says. Returns the size."""
+    if width is not None:
+        size = fitted_size(text, font, size, width, minimum)
+        text = clipped(text, font, size, width)
+    c.setFont(font, size)
+    c.setFillColor(color)
+    if align == "center":
+        c.drawCentredString(x, y, text)
+    elif align == "right":
+        c.drawRightString(x, y, text)
+    else:
+        c.drawString(x, y, text)
+    c.setFillColor(black)
+    return size
+
+
+def _draw_qr(c: Canvas, x: float, y: float, size: float, data: str) -> None:
+    """A QR code as vector squares (crisp at any size), lower-left corner at (x, y)."""
+    qr = segno.make(data, error="m")
+    rows = [list(r) for r in qr.matrix]
+    modules = len(rows)
+    quiet = 2
+    cell = size / (modules + 2 * quiet)
+    c.setFillColor(white)
+    c.rect(x, y, size, size, stroke=0, fill=1)
+    c.setFillColor(black)
+    for r, row in enumerate(rows):
+        top = y + size - (quiet + r + 1) * cell
+        start = None
+        for col, dark in enumerate([*row, 0]):
+            if dark and start is None:
+                start = col
+            elif not dark and start is not None:
+                c.rect(
+                    x + (quiet + start) * cell, top, (col - start) * cell, cell, stroke=0, fill=1
+                )
+                start = None
+
+
+def _draw_footer(c: Canvas, page: tuple[float, float], left: str, page_number: int) -> None:
+    f = fonts()
+    width, _height = page
+    _draw_text(c, MARGIN, FOOTER_Y, left, f.regular, FOOTER_SIZE, width / 2, color=GREY)
+    _draw_text(
+        c,
+        width - MARGIN,
+        FOOTER_Y,
+        _("Seite %(n)s") % {"n": page_number},
+        f.regular,
+        FOOTER_SIZE,
+        align="right",
+        color=GREY,
+    )
+
+
+def tournament_details(tournament: Tournament) -> str:
+    """Date and venue: "28.11.2026 · Gemeindehaus St. Martin" (empty when neither is set)."""
+    parts = []
+    if tournament.date:
+        parts.append(formats.date_format(tournament.date, "d.m.Y"))
+    if tournament.venue:
+        parts.append(tournament.venue)
+    return " · ".join(parts)
+
+
+def tournament_line(tournament: Tournament) -> str:
+    """Name, date and venue ("Benefizbinokel Demo · 28.11.2026 · …") for headers, footers."""
+    return " · ".join(p for p in (tournament.name, tournament_details(tournament)) if p)
+
+
+class PdfExporter(BaseExporter):
+    """Draws on a reportlab canvas; subclasses implement ``draw`` and name their file."""
+
+    extension = "pdf"
+    content_type = PDF_CONTENT_TYPE
+    pagesize: ClassVar[tuple[float, float]] = PORTRAIT
+
+    @property
+    def fonts(self) -> Fonts:
+        return fonts()
+
+    def render(self, options: ExportOptions | None = None) -> ExportFile:
+        options = options or ExportOptions()
+        buffer = io.BytesIO()
+        c = Canvas(buffer, pagesize=self.pagesize, pageCompression=1)
+        c.setTitle(f"{self.document_title(options)} – {self.tournament.name}")
+        c.setAuthor(self.tournament.name)
+        c.setCreator("Binokel")
+        self.draw(c, options)
+        c.save()
+        return ExportFile(
+            self.filename(*self.filename_parts(options)), self.content_type, buffer.getvalue()
+        )
+
+    @abstractmethod
+    def document_title(self, options: ExportOptions) -> str:
+        """The document's title (PDF metadata)."""
+
+    @abstractmethod
+    def draw(self, c: Canvas, options: ExportOptions) -> None:
+        """Draw every page; the last page is finished by ``c.save()``."""
+
+    def filename_parts(self, options: ExportOptions) -> Sequence[object]:
+        return [f"d{options.round_number}" if options.round_number else "", options.mode or ""]
+
+    def rounds(self, options: ExportOptions) -> list[Round]:
+        """The round asked for, or every round that has tables; an error when there is none."""
+        rounds = (
+            self.tournament.round_set.filter(tables__isnull=False).distinct().order_by("number")
+        )
+        if options.round_number is not None:
+            rounds = rounds.filter(number=options.round_number)
+            if not rounds:
+                raise ExportError(
+                    _("Für den %(n)s. Durchgang gibt es noch keine Tische.")
+                    % {"n": options.round_number}
+                )
+        if not rounds:
+            raise ExportError(_("Es gibt noch keinen Spielplan."))
+        return list(rounds)

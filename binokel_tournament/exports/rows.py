@@ -1,0 +1,210 @@
+"""Row providers shared by the Excel workbook and the CSV files (pretix's ``ListExporter``):
+each returns a ``RowTable`` — a title, typed columns and rows of plain Python values. Excel
+keeps the types (numbers stay numbers, with a number format); CSV writes them as text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from ..models import Competition, GameKind, Mode, PartyResult, SheetStatus, Tournament
+from ..services.standings import compute_standings
+
+POINTS_FORMAT = "#,##0;[Red]-#,##0"
+INTEGER_FORMAT = "0"
+
+Value = str | int | bool | None
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    width: float | None = None  # Excel characters; None: fit the content
+    number_format: str | None = None
+
+
+@dataclass
+class RowTable:
+    slug: str  # for file names: "einzel", "spiele", "teilnehmer"
+    title: str  # the sheet's name (Excel allows 31 characters)
+    columns: list[Column]
+    rows: list[list[Value]] = field(default_factory=list)
+
+    @property
+    def header(self) -> list[str]:
+        return [c.label for c in self.columns]
+
+    def column(self, key: str) -> list[Value]:
+        index = [c.key for c in self.columns].index(key)
+        return [row[index] for row in self.rows]
+
+
+def standings_rows(competition: Competition, after_round: int | None = None) -> RowTable:
+    """One row per entrant in ranking order: place, start number, name(s), club, points per
+    round, total and the tie-break values in the order the rule set breaks ties."""
+    standings = compute_standings(competition, after_round)
+    pairs = competition.mode == Mode.PAIRS
+    columns = [
+        Column("place", _("Platz"), 7, INTEGER_FORMAT),
+        Column("start_number", _("Startnummer"), 12, INTEGER_FORMAT),
+        Column("name", _("Name")),
+    ]
+    if pairs:
+        columns.append(Column("partner", _("Partner/in")))
+    columns.append(Column("club", _("Verein")))
+    columns += [
+        Column(f"round_{n}", _("%(n)s. Durchgang") % {"n": n}, 13, POINTS_FORMAT)
+        for n in standings.rounds
+    ]
+    columns.append(Column("total", _("Gesamt"), 10, POINTS_FORMAT))
+    columns += [Column(m.key, str(m.label), 16, INTEGER_FORMAT) for m in standings.metrics]
+    table = RowTable(
+        slug=f"rangliste-{competition.mode}",
+        title=str(competition.get_mode_display()),
+        columns=columns,
+    )
+    for row in standings.rows:
+        entrant = row.entrant
+        values: list[Value] = [
+            row.place if row.place is not None else row.place_label,
+            entrant.start_number,
+            entrant.name,
+        ]
+        if pairs:
+            values.append(entrant.partner)
+        values.append(entrant.club)
+        values += row.round_points
+        values.append(row.total)
+        values += [row.metrics[m.key] for m in standings.metrics]
+        table.rows.append(values)
+    return table
+
+
+def games_rows(tournament: Tournament) -> RowTable:
+    """Long format for pivot tables: one row per party per game of every confirmed sheet."""
+    columns = [
+        Column("competition", _("Wertung"), 9),
+        Column("round", _("Durchgang"), 11, INTEGER_FORMAT),
+        Column("table", _("Tisch"), 7, INTEGER_FORMAT),
+        Column("game", _("Spiel"), 7, INTEGER_FORMAT),
+        Column("start_number", _("Startnummer"), 12, INTEGER_FORMAT),
+        Column("name", _("Name"), 32),
+        Column("declarer", _("Spielmacher"), 12),
+        Column("kind", _("Art"), 14),
+        Column("bid", _("Reizwert"), 9, INTEGER_FORMAT),
+        Column("meld", _("Meldung"), 9, INTEGER_FORMAT),
+        Column("tricks", _("Stiche"), 8, INTEGER_FORMAT),
+        Column("points", _("Punkte"), 9, POINTS_FORMAT),
+        Column("won", _("gewonnen"), 10),
+        Column("revoked", _("verworfen"), 10),
+        Column("sits_out", _("setzt aus"), 10),
+    ]
+    table = RowTable(slug="spiele", title=_("Spiele"), columns=columns)
+    modes = dict(Mode.choices)
+    kinds = {k: str(label) for k, label in GameKind.choices}
+    results = (
+        PartyResult.objects.filter(
+            game__sheet__table__round__tournament=tournament,
+            game__sheet__status=SheetStatus.CONFIRMED,
+        )
+        .order_by("round_number", "game__sheet__table__number", "game__number", "id")
+        .values_list(
+            "entrant__competition__mode",
+            "round_number",
+            "game__sheet__table__number",
+            "game__number",
+            "entrant__start_number",
+            "entrant__name",
+            "entrant__partner",
+            "is_declarer",
+            "game__kind",
+            "game__bid",
+            "meld",
+            "tricks",
+            "points",
+            "game__won",
+            "revoked",
+            "sits_out",
+        )
+    )
+    rows = table.rows
+    for (
+        mode,
+        rnd,
+        tbl,
+        game,
+        number,
+        name,
+        partner,
+        declarer,
+        kind,
+        bid,
+        meld,
+        tricks,
+        points,
+        won,
+        revoked,
+        sits_out,
+    ) in results.iterator(chunk_size=4000):
+        rows.append(
+            [
+                str(modes[mode]),
+                rnd,
+                tbl,
+                game,
+                number,
+                f"{name} / {partner}" if partner else name,
+                declarer,
+                kinds.get(kind, kind),
+                bid,
+                meld,
+                tricks,
+                points,
+                won if declarer else None,
+                revoked,
+                sits_out,
+            ]
+        )
+    return table
+
+
+def entrants_rows(tournament: Tournament) -> RowTable:
+    """Every entrant, by start number. The first four headers are the ones the registration
+    import understands, so this sheet can be read back in."""
+    columns = [
+        Column("start_number", _("Startnummer"), 12, INTEGER_FORMAT),
+        Column("name", _("Name")),
+        Column("partner", _("Partner/in")),
+        Column("club", _("Verein")),
+        Column("competition", _("Wertung"), 9),
+        Column("late", _("nachgemeldet"), 13),
+        Column("withdrawn", _("abgemeldet"), 11),
+        Column("unranked", _("außer Konkurrenz"), 16),
+    ]
+    table = RowTable(slug="teilnehmer", title=_("Teilnehmer"), columns=columns)
+    modes = dict(Mode.choices)
+    for e in tournament.entrants.select_related("competition").order_by("start_number"):
+        table.rows.append(
+            [
+                e.start_number,
+                e.name,
+                e.partner,
+                e.club,
+                str(modes[e.competition.mode]),
+                e.late,
+                e.withdrawn,
+                e.unranked,
+            ]
+        )
+    return table
+
+
+def workbook_tables(tournament: Tournament, after_round: int | None = None) -> list[RowTable]:
+    """The rankings workbook's sheets: one per competition, then "Spiele", then the entrants."""
+    competitions = sorted(tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
+    tables = [standings_rows(c, after_round) for c in competitions]
+    tables.append(games_rows(tournament))
+    tables.append(entrants_rows(tournament))
+    return tables

@@ -1,0 +1,127 @@
+"""Forms of the desk. The score sheet is not a Django form: its fields are generated from the
+table layout and evaluated by services.results (one source of validation: the scoring engine)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring import PRESETS, RuleSet
+
+from .models import Competition, Entrant, Mode, Tournament
+from .services.registration import NumberingScheme
+
+RULE_FIELD_LABELS = {
+    "min_bid": _("Mindestreizwert"),
+    "bid_step": _("Reizschritt"),
+    "lost_factor": _("Verlorenes Spiel: Faktor × Reizwert"),
+    "conceded_declarer_factor": _("Abgeschrieben: Faktor × Reizwert für den Spielmacher"),
+    "conceded_bonus_per_player": _("Abgeschrieben (klassisch): Bonus je Spieler am Tisch"),
+    "durch_won": _("Durch gewonnen: Punkte"),
+    "durch_lost_factor": _("Durch verloren: Faktor × Reizwert"),
+    "rundlauf_value": _("Rundlauf"),
+    "rundlauf_with_familie_value": _("Rundlauf mit Familie"),
+    "meld_needs_trick": _("Meldung zählt nur mit Stich"),
+    "opponents_half_bid_on_lost": _("Verlorenes Spiel: Gegenspieler erhalten den halben Reizwert"),
+    "double_familie_counts_twice": _("Doppelte Familie zählt doppelt"),
+}
+
+
+class TournamentForm(forms.ModelForm):
+    competitions = forms.MultipleChoiceField(
+        label=_("Wertungen"),
+        choices=Mode.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=[Mode.SINGLES, Mode.PAIRS],
+    )
+    preset = forms.ChoiceField(label=_("Regelwerk"), choices=[(k, k) for k in PRESETS])
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "date", "venue", "preset", "rounds", "double_check", "public_pages"]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rounds"].widget.attrs.update(min=1, max=6)
+        rules = self.instance.rules() if self.instance.pk else PRESETS["ejl"]
+        defaults = rules.to_dict()
+        for key, label in RULE_FIELD_LABELS.items():
+            value = defaults.get(key)
+            if isinstance(value, bool):
+                self.fields[f"rule_{key}"] = forms.BooleanField(
+                    label=label, required=False, initial=value
+                )
+            elif isinstance(value, int):
+                self.fields[f"rule_{key}"] = forms.IntegerField(label=label, initial=value)
+        if self.instance.pk:
+            self.fields["competitions"].initial = list(
+                self.instance.competitions.values_list("mode", flat=True)
+            )
+
+    def clean_rounds(self) -> int:
+        rounds: int = self.cleaned_data["rounds"]
+        if not 1 <= rounds <= 6:
+            raise forms.ValidationError(_("Zwischen 1 und 6 Durchgängen."))
+        return rounds
+
+    def rule_overrides(self) -> dict[str, object]:
+        """The rule fields that differ from the chosen preset (kept in Tournament.rules_json)."""
+        preset = PRESETS[self.cleaned_data["preset"]].to_dict()
+        overrides = {}
+        for key in RULE_FIELD_LABELS:
+            name = f"rule_{key}"
+            if name in self.cleaned_data and self.cleaned_data[name] != preset.get(key):
+                overrides[key] = self.cleaned_data[name]
+        return overrides
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "preset" in data and not self.errors:
+            try:
+                RuleSet.from_dict({**PRESETS[data["preset"]].to_dict(), **self.rule_overrides()})
+            except Exception as exc:  # the engine names the problem
+                raise forms.ValidationError(str(exc)) from exc
+        return data
+
+
+class EntrantForm(forms.ModelForm):
+    class Meta:
+        model = Entrant
+        fields = ["start_number", "name", "partner", "club", "unranked", "late", "withdrawn"]
+
+
+class QuickEntrantForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    partner = forms.CharField(label=_("Partner/in"), max_length=120, required=False)
+    club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    unranked = forms.BooleanField(label=_("a. K."), required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV- oder Excel-Datei"))
+
+
+class NumberingForm(forms.Form):
+    scheme = forms.ChoiceField(
+        label=_("Startnummern"),
+        choices=[
+            (NumberingScheme.REGISTRATION, _("in der Reihenfolge der Anmeldung")),
+            (NumberingScheme.RANDOM, _("ausgelost")),
+            (NumberingScheme.CLUBS_SPLIT, _("Vereine getrennt")),
+        ],
+    )
+    seed = forms.IntegerField(label=_("Los-Nummer"), initial=0, required=False)
+
+
+class SeatingForm(forms.Form):
+    competition = forms.ModelChoiceField(
+        queryset=Competition.objects.none(), widget=forms.HiddenInput
+    )
+    seed = forms.IntegerField(label=_("Los-Nummer"), initial=0, required=False)
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["competition"].queryset = tournament.competitions.all()  # type: ignore[attr-defined]

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ...exports import ExportError, ExportOptions, RankingsWorkbookExporter
+from .simulate import resolve_tournament
+
+
+class Command(BaseCommand):
+    help = "Write the rankings workbook (.xlsx): every competition, all games, the entrants."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tournament", metavar="SLUG")
+        parser.add_argument(
+            "--round",
+            type=int,
+            dest="round_number",
+            metavar="N",
+            help="standings after round N (default: all rounds)",
+        )
+        parser.add_argument("--out", required=True, metavar="FILE")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        tournament = resolve_tournament(opts.get("tournament"))
+        try:
+            result = RankingsWorkbookExporter(tournament).render(
+                ExportOptions(round_number=opts.get("round_number"))
+            )
+        except ExportError as exc:
+            raise CommandError(exc.message) from exc
+        out = Path(opts["out"])
+        out.write_bytes(result.content)
+        self.stdout.write(f"{out}: {len(result.content):,} bytes ({result.filename})")

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ...models import Round, Tournament
+from ...services.demo import ensure_users
+from ...services.simulation import simulate_round
+
+
+class Command(BaseCommand):
+    help = "Fill a round's missing score sheets with results from really dealt hands."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--round", type=int, required=True, dest="round_number")
+        parser.add_argument("--tournament", metavar="SLUG")
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--draft", action="store_true", help="save as drafts, do not confirm")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        tournament = resolve_tournament(opts.get("tournament"))
+        try:
+            round_obj = tournament.round_set.get(number=opts["round_number"])
+        except Round.DoesNotExist as exc:
+            raise CommandError(f"Round {opts['round_number']} has no seating plan.") from exc
+        user = ensure_users()
+        n = simulate_round(round_obj, user, seed=opts["seed"], confirm=not opts["draft"])
+        self.stdout.write(f"Round {round_obj.number}: {n} score sheets filled.")
+
+
+def resolve_tournament(slug: str | None) -> Tournament:
+    """The tournament named by --tournament; may be left out when there is just one."""
+    if slug:
+        try:
+            return Tournament.objects.get(slug=slug)
+        except Tournament.DoesNotExist as exc:
+            raise CommandError(f"No tournament with slug {slug!r}.") from exc
+    tournaments = list(Tournament.objects.all()[:2])
+    if len(tournaments) != 1:
+        raise CommandError("Several tournaments (or none): name one with --tournament SLUG.")
+    return tournaments[0]

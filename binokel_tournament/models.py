@@ -1,0 +1,258 @@
+"""Data model: Tournament → Competition → Entrant; Tournament → Round → Table → Seat;
+Table → ScoreSheet → Game → PartyResult. Points are stored when a sheet is saved; standings
+aggregate stored points in SQL and never re-score games per request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from scoring import RuleSet, get_preset
+
+
+class Mode(models.TextChoices):
+    SINGLES = "singles", _("Einzel")
+    PAIRS = "pairs", _("Paare")
+
+
+class TableKind(models.TextChoices):
+    THREE = "three", _("Dreiertisch")
+    PAIRS = "pairs", _("Paartisch")
+    FOUR_SITOUT = "four_sitout", _("Vierertisch (Geber setzt aus)")
+
+
+class GameKind(models.TextChoices):
+    PLAYED = "played", _("gespielt")
+    CONCEDED = "conceded", _("abgeschrieben")
+    DURCH = "durch", _("Durch")
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    date = models.DateField(_("Datum"), null=True, blank=True)
+    venue = models.CharField(_("Ort"), max_length=200, blank=True)
+    preset = models.CharField(_("Regelwerk"), max_length=40, default="ejl")
+    rules_json = models.JSONField(_("Regeln"), default=dict, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("Durchgänge"), default=3)
+    double_check = models.BooleanField(
+        _("Vier-Augen-Prinzip"),
+        default=False,
+        help_text=_("Ein Spielzettel muss von einer zweiten Person bestätigt werden."),
+    )
+    public_pages = models.BooleanField(_("Öffentliche Seiten"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("Turnier")
+        verbose_name_plural = _("Turniere")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rules(self) -> RuleSet:
+        """The tournament's rule set: the preset with any fields the organiser changed."""
+        base = get_preset(self.preset)
+        if not self.rules_json:
+            return base
+        merged: dict[str, Any] = {**base.to_dict(), **self.rules_json}
+        return RuleSet.from_dict(merged)
+
+
+class Competition(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="competitions"
+    )
+    mode = models.CharField(_("Wertung"), max_length=10, choices=Mode.choices)
+
+    class Meta:
+        ordering = ["tournament", "mode"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "mode"], name="one_competition_per_mode")
+        ]
+        verbose_name = _("Wertung")
+        verbose_name_plural = _("Wertungen")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.get_mode_display()}"
+
+    @property
+    def is_pairs(self) -> bool:
+        return self.mode == Mode.PAIRS
+
+
+class Entrant(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants")
+    start_number = models.PositiveIntegerField(_("Startnummer"))
+    name = models.CharField(_("Name"), max_length=120)
+    partner = models.CharField(_("Partner/in"), max_length=120, blank=True)
+    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    withdrawn = models.BooleanField(_("abgemeldet"), default=False)
+    late = models.BooleanField(_("nachgemeldet"), default=False)
+    unranked = models.BooleanField(_("außer Konkurrenz"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["competition", "start_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"], name="unique_start_number_per_tournament"
+            )
+        ]
+        verbose_name = _("Teilnehmer")
+        verbose_name_plural = _("Teilnehmer")
+
+    def __str__(self) -> str:
+        return f"{self.start_number} {self.display_name}"
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name} / {self.partner}" if self.partner else self.name
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("Durchgang"))
+    locked = models.BooleanField(_("gesperrt"), default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")
+        ]
+        verbose_name = _("Durchgang")
+        verbose_name_plural = _("Durchgänge")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.number}. Durchgang"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("Tisch"))
+    kind = models.CharField(_("Tischart"), max_length=12, choices=TableKind.choices)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number")
+        ]
+        verbose_name = _("Tisch")
+        verbose_name_plural = _("Tische")
+
+    def __str__(self) -> str:
+        return f"{self.round} – Tisch {self.number}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("Platz"))
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – Platz {self.position}: {self.entrant}"
+
+
+class SheetStatus(models.TextChoices):
+    DRAFT = "draft", _("Entwurf")
+    CONFIRMED = "confirmed", _("bestätigt")
+
+
+class ScoreSheet(models.Model):
+    """The paper score sheet of one table in one round, as typed at the desk.
+
+    ``entries`` keeps exactly what was typed (strings), so a draft with errors loses nothing;
+    valid games are also stored as Game/PartyResult rows with their points."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="sheet")
+    status = models.CharField(max_length=10, choices=SheetStatus.choices, default=SheetStatus.DRAFT)
+    version = models.PositiveIntegerField(default=1)
+    entries = models.JSONField(default=dict, blank=True)
+    error_count = models.PositiveIntegerField(default=0)
+    complete = models.BooleanField(default=False)
+    scorer_mismatch = models.BooleanField(_("Abweichung vom Listenführer"), default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("Spielzettel")
+        verbose_name_plural = _("Spielzettel")
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.get_status_display()} v{self.version}"
+
+
+class Game(models.Model):
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("Spiel"))
+    dealer = models.PositiveSmallIntegerField(_("Geber"))
+    kind = models.CharField(_("Art"), max_length=10, choices=GameKind.choices)
+    declarer = models.PositiveSmallIntegerField(_("Spielmacher"))
+    bid = models.PositiveIntegerField(_("Reizwert"), null=True, blank=True)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["sheet", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="unique_game_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} – Spiel {self.number}"
+
+
+class PartyResult(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="parties")
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="results")
+    round_number = models.PositiveSmallIntegerField()
+    meld = models.IntegerField(null=True, blank=True)
+    tricks = models.IntegerField(null=True, blank=True)
+    revoked = models.BooleanField(default=False)
+    is_declarer = models.BooleanField(default=False)
+    sits_out = models.BooleanField(default=False)
+    points = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["entrant", "round_number"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} – {self.entrant}: {self.points}"
+
+
+class AuditLog(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_log")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=60)
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=60)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("Protokolleintrag")
+        verbose_name_plural = _("Protokoll")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"

@@ -1,0 +1,301 @@
+"""Tournaments and registration: entrants with start numbers, unique within a tournament."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from ..models import Competition, Entrant, Mode, Seat, Tournament
+from .audit import log_action
+from .errors import DeskError
+
+
+def create_tournament(
+    name: str,
+    *,
+    modes: Iterable[str] = (Mode.SINGLES, Mode.PAIRS),
+    slug: str | None = None,
+    **fields: object,
+) -> Tournament:
+    base = slug or slugify(name) or "turnier"
+    candidate, n = base, 1
+    while Tournament.objects.filter(slug=candidate).exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=name, slug=candidate, **fields)
+        for mode in modes:
+            Competition.objects.create(tournament=tournament, mode=mode)
+    return tournament
+
+
+def next_start_number(tournament: Tournament) -> int:
+    top = tournament.entrants.aggregate(top=Max("start_number"))["top"]
+    return (top or 0) + 1
+
+
+def register_entrant(
+    competition: Competition,
+    name: str,
+    partner: str = "",
+    club: str = "",
+    *,
+    start_number: int | None = None,
+    unranked: bool = False,
+    late: bool = False,
+    user: object = None,
+) -> Entrant:
+    """Register one entrant; a pair needs two names, a single player exactly one."""
+    name, partner, club = name.strip(), partner.strip(), club.strip()
+    if not name:
+        raise DeskError(_("Bitte einen Namen eingeben."), "name")
+    if competition.is_pairs and not partner:
+        raise DeskError(_("Ein Paar braucht zwei Namen."), "partner")
+    if not competition.is_pairs and partner:
+        raise DeskError(_("In der Einzelwertung spielt jede/r für sich: nur ein Name."), "partner")
+    tournament = competition.tournament
+    try:
+        with transaction.atomic():
+            number = start_number or next_start_number(tournament)
+            entrant = Entrant.objects.create(
+                tournament=tournament,
+                competition=competition,
+                start_number=number,
+                name=name,
+                partner=partner,
+                club=club,
+                unranked=unranked,
+                late=late,
+            )
+    except IntegrityError as exc:
+        raise DeskError(
+            _("Die Startnummer %(number)s ist in diesem Turnier schon vergeben.")
+            % {"number": start_number},
+            "start_number",
+        ) from exc
+    log_action(tournament, user, "entrant.register", entrant, after=entrant_snapshot(entrant))  # type: ignore[arg-type]
+    return entrant
+
+
+def entrant_snapshot(entrant: Entrant) -> dict[str, object]:
+    return {
+        "start_number": entrant.start_number,
+        "name": entrant.name,
+        "partner": entrant.partner,
+        "club": entrant.club,
+        "withdrawn": entrant.withdrawn,
+        "late": entrant.late,
+        "unranked": entrant.unranked,
+    }
+
+
+def update_entrant(entrant: Entrant, user: object = None, **changes: object) -> Entrant:
+    before = entrant_snapshot(entrant)
+    for key, value in changes.items():
+        setattr(entrant, key, value)
+    if entrant.competition.is_pairs and not entrant.partner:
+        raise DeskError(_("Ein Paar braucht zwei Namen."), "partner")
+    try:
+        with transaction.atomic():
+            entrant.save()
+    except IntegrityError as exc:
+        raise DeskError(
+            _("Die Startnummer %(number)s ist in diesem Turnier schon vergeben.")
+            % {"number": entrant.start_number},
+            "start_number",
+        ) from exc
+    log_action(
+        entrant.tournament, user, "entrant.update", entrant, before, entrant_snapshot(entrant)
+    )  # type: ignore[arg-type]
+    return entrant
+
+
+class NumberingScheme:
+    REGISTRATION = "registration"
+    RANDOM = "random"
+    CLUBS_SPLIT = "clubs"
+    CHOICES = (REGISTRATION, RANDOM, CLUBS_SPLIT)
+
+
+def club_split_order(entrants: Sequence[Entrant]) -> list[Entrant]:
+    """Interleave clubs so that neighbouring start numbers come from different clubs:
+    largest club first, round robin over clubs (entrants without a club fill the gaps)."""
+    by_club: dict[str, list[Entrant]] = defaultdict(list)
+    for e in entrants:
+        by_club[e.club.strip().lower()].append(e)
+    queues = sorted(by_club.values(), key=lambda q: (-len(q), q[0].pk))
+    order: list[Entrant] = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                order.append(queue.pop(0))
+    return order
+
+
+def renumber(tournament: Tournament, scheme: str, seed: int = 0, user: object = None) -> None:
+    """Give every entrant a new start number (1..N over the whole tournament) — only before
+    any seating exists, since printed plans use the numbers."""
+    if Seat.objects.filter(table__round__tournament=tournament).exists():
+        raise DeskError(
+            _("Startnummern können nach der Auslosung der Tische nicht mehr geändert werden.")
+        )
+    if scheme not in NumberingScheme.CHOICES:
+        raise DeskError(_("Unbekanntes Verfahren für die Startnummern."), "scheme")
+    entrants = list(tournament.entrants.order_by("competition__mode", "created_at", "pk"))
+    if scheme == NumberingScheme.RANDOM:
+        random.Random(seed).shuffle(entrants)
+    elif scheme == NumberingScheme.CLUBS_SPLIT:
+        entrants = club_split_order(entrants)
+    before = {e.pk: e.start_number for e in entrants}
+    with transaction.atomic():
+        offset = (max(before.values(), default=0) or 0) + len(entrants) + 1
+        for i, e in enumerate(entrants):  # step 1: out of the way of the unique constraint
+            e.start_number = offset + i
+        Entrant.objects.bulk_update(entrants, ["start_number"])
+        for i, e in enumerate(entrants, start=1):
+            e.start_number = i
+        Entrant.objects.bulk_update(entrants, ["start_number"])
+    log_action(
+        tournament,
+        user,  # type: ignore[arg-type]
+        "entrants.renumber",
+        tournament,
+        before={str(k): v for k, v in before.items()},
+        after={str(e.pk): e.start_number for e in entrants},
+    )
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    name: str
+    partner: str = ""
+    club: str = ""
+    start_number: int | None = None
+
+
+@dataclass
+class ImportReport:
+    created: list[Entrant]
+    rejected: list[tuple[int, str]]  # (line, reason)
+
+
+HEADER_ALIASES = {
+    "name": {"name", "spieler", "spielerin", "spieler/in", "vorname nachname", "player", "name 1"},
+    "partner": {"partner", "partnerin", "partner/in", "name 2", "spieler 2", "player 2"},
+    "club": {"verein", "club", "ort", "gruppe"},
+    "start_number": {"startnummer", "start-nr", "start-nr.", "nr", "nr.", "start number"},
+}
+
+
+def map_columns(header: Sequence[object]) -> dict[str, int]:
+    """Map a header row to our fields by common German/English column names."""
+    mapping: dict[str, int] = {}
+    for index, cell in enumerate(header):
+        label = str(cell or "").strip().lower()
+        for field_name, aliases in HEADER_ALIASES.items():
+            if label in aliases and field_name not in mapping:
+                mapping[field_name] = index
+    if "name" not in mapping:
+        raise DeskError(
+            _("Die Tabelle braucht eine Spalte „Name“ (gefunden: %(columns)s).")
+            % {"columns": ", ".join(str(c) for c in header if c)},
+            "file",
+        )
+    return mapping
+
+
+def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[int, str]]:
+    """Turn raw table rows (first row = header) into ImportRows or (line, reason)."""
+    if not rows:
+        raise DeskError(_("Die Datei ist leer."), "file")
+    mapping = map_columns(rows[0])
+    out: list[ImportRow | tuple[int, str]] = []
+    for line, row in enumerate(rows[1:], start=2):
+
+        def cell(key: str, row: Sequence[object] = row) -> str:
+            index = mapping.get(key)
+            if index is None or index >= len(row) or row[index] is None:
+                return ""
+            value = row[index]
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            return str(value).strip()
+
+        if not any(str(c or "").strip() for c in row):
+            continue
+        number_text = cell("start_number")
+        number: int | None = None
+        if number_text:
+            try:
+                number = int(number_text)
+                if number < 1:
+                    raise ValueError
+            except ValueError:
+                out.append(
+                    (line, _("Startnummer „%(value)s“ ist keine Zahl.") % {"value": number_text})
+                )
+                continue
+        out.append(ImportRow(line, cell("name"), cell("partner"), cell("club"), number))
+    return out
+
+
+def import_entrants(
+    competition: Competition, rows: Sequence[Sequence[object]], user: object = None
+) -> ImportReport:
+    """Import rows; good rows are kept, bad rows are listed with the reason."""
+    report = ImportReport(created=[], rejected=[])
+    for item in rows_to_import(rows):
+        if isinstance(item, tuple):
+            report.rejected.append(item)
+            continue
+        try:
+            report.created.append(
+                register_entrant(
+                    competition,
+                    item.name,
+                    item.partner,
+                    item.club,
+                    start_number=item.start_number,
+                    user=user,
+                )
+            )
+        except DeskError as exc:
+            report.rejected.append((item.line, exc.message))
+    return report
+
+
+def read_table_file(filename: str, data: bytes) -> list[list[object]]:
+    """Read a CSV (UTF-8 or Windows-1252, ``;`` or ``,``) or .xlsx upload into rows."""
+    import csv
+    import io
+
+    if filename.lower().endswith(".xlsx"):
+        from openpyxl import load_workbook
+
+        try:
+            workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        except Exception as exc:  # openpyxl raises many kinds for a broken file
+            raise DeskError(_("Die Excel-Datei kann nicht gelesen werden."), "file") from exc
+        sheet = workbook.worksheets[0]
+        return [list(r) for r in sheet.iter_rows(values_only=True)]
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:  # pragma: no cover - cp1252 decodes nearly everything
+        raise DeskError(_("Die Datei ist keine Textdatei."), "file")
+    try:
+        dialect = csv.Sniffer().sniff(text[:2048], delimiters=";,\t")
+    except csv.Error:
+        dialect = csv.excel
+    return [list(r) for r in csv.reader(io.StringIO(text), dialect)]

@@ -1,0 +1,151 @@
+"""Standings from stored points, aggregated in SQL (two queries, whatever the entrant count).
+
+Tie-breaks are a metric registry (Tabbycat's standings/metrics.py): each is a small class with a
+key, a label and a direction, ordered by the rule set's ``tie_breaks``."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Competition, Entrant, PartyResult, SheetStatus
+
+
+@dataclass
+class StandingRow:
+    entrant: Entrant
+    round_points: list[int]
+    total: int
+    declarer_wins: int
+    games: int
+    metrics: dict[str, int] = field(default_factory=dict)
+    place: int | None = None
+    shared: bool = False
+
+    @property
+    def place_label(self) -> str:
+        if self.place is None:
+            return "a. K." if self.entrant.unranked else ""
+        return f"{self.place}." if not self.shared else f"{self.place}. ="
+
+    @property
+    def best_round(self) -> int:
+        return max(self.round_points, default=0)
+
+
+class Metric(ABC):
+    key: str
+    label: Promise
+    higher_is_better: bool = True
+
+    @abstractmethod
+    def value(self, row: StandingRow) -> int:
+        """The metric's value for one entrant."""
+
+    def sort_key(self, row: StandingRow) -> int:
+        v = self.value(row)
+        return -v if self.higher_is_better else v
+
+
+class TotalPoints(Metric):
+    key = "total"
+    label = _("Punkte")
+
+    def value(self, row: StandingRow) -> int:
+        return row.total
+
+
+class DeclarerWins(Metric):
+    key = "declarer_wins"
+    label = _("gew. Spiele")
+
+    def value(self, row: StandingRow) -> int:
+        return row.declarer_wins
+
+
+class BestRound(Metric):
+    key = "best_round"
+    label = _("bester Durchgang")
+
+    def value(self, row: StandingRow) -> int:
+        return row.best_round
+
+
+METRICS: dict[str, Metric] = {m.key: m for m in (TotalPoints(), DeclarerWins(), BestRound())}
+
+
+def tie_break_metrics(keys: Sequence[str]) -> list[Metric]:
+    return [METRICS[k] for k in keys if k in METRICS and k != "total"]
+
+
+@dataclass
+class Standings:
+    competition: Competition
+    rounds: list[int]
+    rows: list[StandingRow]
+    metrics: list[Metric]
+
+
+def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
+    tournament = competition.tournament
+    rules = tournament.rules()
+    last = tournament.rounds if after_round is None else max(1, min(after_round, tournament.rounds))
+    rounds = list(range(1, last + 1))
+    results = (
+        PartyResult.objects.filter(
+            entrant__competition=competition,
+            game__sheet__status=SheetStatus.CONFIRMED,
+            round_number__lte=last,
+        )
+        .values("entrant_id", "round_number")
+        .annotate(
+            points=Sum("points"),
+            wins=Count("id", filter=Q(is_declarer=True, game__won=True)),
+            games=Count("id", filter=Q(sits_out=False)),
+        )
+        .order_by()
+    )
+    entrants = list(competition.entrants.order_by("start_number"))
+    rows = {
+        e.pk: StandingRow(
+            entrant=e, round_points=[0] * len(rounds), total=0, declarer_wins=0, games=0
+        )
+        for e in entrants
+    }
+    for item in results:
+        row = rows[item["entrant_id"]]
+        row.round_points[item["round_number"] - 1] += item["points"] or 0
+        row.total += item["points"] or 0
+        row.declarer_wins += item["wins"]
+        row.games += item["games"]
+    metrics = tie_break_metrics(rules.tie_breaks)
+    return Standings(competition, rounds, rank(list(rows.values()), metrics), metrics)
+
+
+def rank(rows: list[StandingRow], metrics: Sequence[Metric]) -> list[StandingRow]:
+    """Order by total, then the tie-break metrics; equal on all of them means a shared place.
+    Unranked entrants ("außer Konkurrenz") follow without a place."""
+    ordering = [METRICS["total"], *metrics]
+    for row in rows:
+        row.metrics = {m.key: m.value(row) for m in ordering}
+    ranked = [r for r in rows if not r.entrant.unranked]
+    ranked.sort(key=lambda r: ([m.sort_key(r) for m in ordering], r.entrant.start_number))
+    previous: tuple[int, ...] | None = None
+    for index, row in enumerate(ranked, start=1):
+        key = tuple(m.sort_key(row) for m in ordering)
+        if previous is not None and key == previous:
+            row.place = ranked[index - 2].place
+            row.shared = True
+            ranked[index - 2].shared = True
+        else:
+            row.place = index
+        previous = key
+    unranked = sorted(
+        (r for r in rows if r.entrant.unranked), key=lambda r: (-r.total, r.entrant.start_number)
+    )
+    return ranked + unranked

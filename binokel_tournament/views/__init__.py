@@ -1,0 +1,1 @@
+"""Thin views, split by audience: ``desk`` (organisers, login) and ``public`` (no login)."""

@@ -1,0 +1,52 @@
+"""Playwright driving Debian's chromium (never a downloaded browser) against live_server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support import require
+
+# Playwright's sync API keeps an event loop in this thread; the ORM calls in the tests are
+# still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    require(
+        Path(CHROMIUM).exists(), "Debian's chromium is not installed (apt-get install chromium)"
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):  # type: ignore[no-untyped-def]
+    context = browser.new_context(locale="de-DE", base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()

@@ -1,0 +1,22 @@
+"""Shared fixtures. In CI (CI=true) a test that would be skipped for a missing PostgreSQL or
+browser fails instead: CI must prove the real parts work."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``postgres`` run in the PostgreSQL pass of the suite (DATABASE_URL set to
+    PostgreSQL, as .ci/run does) and are left out of the SQLite pass."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        return
+    keep, dropped = [], []
+    for item in items:
+        (dropped if item.get_closest_marker("postgres") else keep).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep

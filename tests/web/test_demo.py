@@ -1,0 +1,59 @@
+"""The demo tournament and `simulate`: really dealt hands, scored through the desk's service."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Sum
+
+from binokel_tournament.models import Game, PartyResult, ScoreSheet, SheetStatus, Tournament
+from scoring import achievable_pair_totals, achievable_totals
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_demo_is_idempotent_and_scores_two_rounds():
+    first = run("demo", "--singles", "12", "--pairs", "4")
+    assert "created" in first and "orga / binokel" in first
+    second = run("demo", "--singles", "12", "--pairs", "4")
+    assert "already there" in second
+    t = Tournament.objects.get()
+    assert t.entrants.count() == 16
+    confirmed = ScoreSheet.objects.filter(status=SheetStatus.CONFIRMED)
+    assert set(confirmed.values_list("table__round__number", flat=True)) == {1, 2}
+    assert confirmed.count() == 2 * (4 + 2)
+    assert not ScoreSheet.objects.filter(table__round__number=3).exists()
+
+
+def test_demo_games_come_from_real_hands():
+    run("demo", "--singles", "12", "--pairs", "4")
+    singles_melds = achievable_totals(12)
+    pair_melds = achievable_pair_totals()
+    for result in PartyResult.objects.select_related("game__sheet__table").exclude(meld=None):
+        allowed = pair_melds if result.game.sheet.table.kind == "pairs" else singles_melds
+        assert result.meld in allowed
+    played = Game.objects.filter(kind="played")
+    assert played.count() > 100
+    for game in played.annotate(eyes=Sum("parties__tricks"))[:200]:
+        assert game.eyes == 250
+    kinds = set(Game.objects.values_list("kind", flat=True))
+    assert "played" in kinds
+    assert len(set(Game.objects.values_list("bid", flat=True))) > 5  # bids vary with the hands
+
+
+def test_simulate_fills_round_three():
+    run("demo", "--singles", "12", "--pairs", "4")
+    out = run("simulate", "--round", "3")
+    assert "6 score sheets" in out
+    assert (
+        ScoreSheet.objects.filter(table__round__number=3, status=SheetStatus.CONFIRMED).count() == 6
+    )
+    assert "0 score sheets" in run("simulate", "--round", "3")

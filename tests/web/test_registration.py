@@ -1,0 +1,121 @@
+"""Registration: start numbers, pairs, import with bad rows listed, renumbering."""
+
+from __future__ import annotations
+
+import pytest
+
+from binokel_tournament.models import AuditLog, Entrant, Mode
+from binokel_tournament.services.errors import DeskError
+from binokel_tournament.services.registration import (
+    NumberingScheme,
+    create_tournament,
+    import_entrants,
+    read_table_file,
+    register_entrant,
+    renumber,
+)
+from binokel_tournament.services.seating import generate_seating
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_numbers_follow_registration_across_competitions():
+    t = create_tournament("T")
+    s = t.competitions.get(mode=Mode.SINGLES)
+    p = t.competitions.get(mode=Mode.PAIRS)
+    a = register_entrant(s, "Anna Müller")
+    b = register_entrant(p, "Bernd", "Christa")
+    c = register_entrant(s, "Dieter")
+    assert [a.start_number, b.start_number, c.start_number] == [1, 2, 3]
+    assert AuditLog.objects.filter(action="entrant.register").count() == 3
+
+
+def test_a_taken_start_number_is_refused_with_a_clear_message():
+    t = create_tournament("T")
+    s = t.competitions.get(mode=Mode.SINGLES)
+    register_entrant(s, "Anna", start_number=7)
+    with pytest.raises(DeskError) as err:
+        register_entrant(s, "Bernd", start_number=7)
+    assert "7" in err.value.message and "vergeben" in err.value.message
+    assert Entrant.objects.count() == 1
+
+
+def test_a_pair_needs_two_names_and_a_single_player_one():
+    t = create_tournament("T")
+    with pytest.raises(DeskError, match="zwei Namen"):
+        register_entrant(t.competitions.get(mode=Mode.PAIRS), "Bernd")
+    with pytest.raises(DeskError, match="nur ein Name"):
+        register_entrant(t.competitions.get(mode=Mode.SINGLES), "Anna", "Otto")
+
+
+def test_csv_import_keeps_good_rows_and_lists_bad_ones_with_the_reason():
+    t = create_tournament("T")
+    s = t.competitions.get(mode=Mode.SINGLES)
+    data = (
+        "Name;Verein;Startnummer\nAnna Häußler;CVJM;\n;CVJM;\n"
+        "Bernd Schäfer;;x1\nChrista Dürr;EJ;40\n"
+    )
+    rows = read_table_file("liste.csv", data.encode("cp1252"))
+    report = import_entrants(s, rows)
+    assert [e.name for e in report.created] == ["Anna Häußler", "Christa Dürr"]
+    assert report.created[1].start_number == 40
+    lines = dict(report.rejected)
+    assert set(lines) == {3, 4}
+    assert "Namen" in lines[3] and "Zahl" in lines[4]
+
+
+def test_xlsx_import_uses_the_same_column_mapping(tmp_path):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Spieler", "Partner", "Club"])
+    ws.append(["Anna", "Bernd", "CVJM"])
+    ws.append(["Dieter", None, None])
+    path = tmp_path / "paare.xlsx"
+    wb.save(path)
+    t = create_tournament("T")
+    report = import_entrants(
+        t.competitions.get(mode=Mode.PAIRS), read_table_file("paare.xlsx", path.read_bytes())
+    )
+    assert [(e.name, e.partner, e.club) for e in report.created] == [("Anna", "Bernd", "CVJM")]
+    assert report.rejected[0][0] == 3 and "zwei Namen" in report.rejected[0][1]
+
+
+def test_import_without_a_name_column_is_refused():
+    with pytest.raises(DeskError, match="Name"):
+        import_entrants(create_tournament("T").competitions.first(), [["Verein"], ["X"]])
+
+
+def test_renumbering_with_clubs_split_interleaves_clubs():
+    t = create_tournament("T")
+    s = t.competitions.get(mode=Mode.SINGLES)
+    for i in range(6):
+        register_entrant(s, f"P{i}", club="A" if i < 4 else "B")
+    renumber(t, NumberingScheme.CLUBS_SPLIT)
+    clubs = [e.club for e in Entrant.objects.order_by("start_number")]
+    assert clubs == ["A", "B", "A", "B", "A", "A"]
+    assert sorted(Entrant.objects.values_list("start_number", flat=True)) == list(range(1, 7))
+
+
+def test_random_renumbering_is_a_permutation_and_reproducible():
+    t = create_tournament("T")
+    s = t.competitions.get(mode=Mode.SINGLES)
+    for i in range(12):
+        register_entrant(s, f"P{i}")
+    renumber(t, NumberingScheme.RANDOM, seed=3)
+    first = list(Entrant.objects.order_by("name").values_list("start_number", flat=True))
+    assert sorted(first) == list(range(1, 13)) and first != list(range(1, 13))
+    renumber(t, NumberingScheme.REGISTRATION)
+    renumber(t, NumberingScheme.RANDOM, seed=3)
+    assert list(Entrant.objects.order_by("name").values_list("start_number", flat=True)) == first
+
+
+def test_start_numbers_are_frozen_once_tables_are_drawn():
+    t = create_tournament("T", modes=[Mode.SINGLES])
+    s = t.competitions.get()
+    for i in range(9):
+        register_entrant(s, f"P{i}")
+    generate_seating(s)
+    with pytest.raises(DeskError):
+        renumber(t, NumberingScheme.RANDOM)

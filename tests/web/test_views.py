@@ -1,0 +1,205 @@
+"""The desk and public pages through Django's test client."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from binokel_tournament.models import Entrant, Mode, ScoreSheet, SheetStatus, TableKind
+
+from .sheets import full_three_table, game_entries
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_desk_needs_a_login(client, tournament):
+    response = client.get(reverse("desk:dashboard", args=[tournament.slug]))
+    assert response.status_code == 302 and "/anmelden/" in response["Location"]
+
+
+def test_desk_pages_render_in_german_by_default(desk_client, seated):
+    for name, args in [
+        ("desk:dashboard", [seated.slug]),
+        ("desk:entrants", [seated.slug, "singles"]),
+        ("desk:seating", [seated.slug]),
+        ("desk:overview", [seated.slug]),
+        ("desk:standings", [seated.slug, "pairs"]),
+        ("desk:audit", [seated.slug]),
+        ("desk:tournament_edit", [seated.slug]),
+    ]:
+        response = desk_client.get(reverse(name, args=args))
+        assert response.status_code == 200, name
+    page = desk_client.get(reverse("desk:seating", args=[seated.slug])).content.decode()
+    assert "wiederholte Begegnungen" in page and "Durchgang" in page
+
+
+def test_english_is_available(desk_client, seated):
+    desk_client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = desk_client.get(reverse("desk:seating", args=[seated.slug])).content.decode()
+    assert "repeated meetings" in page and "Round" in page
+
+
+def test_quick_add_registers_and_returns_to_the_empty_line(desk_client, tournament):
+    url = reverse("desk:entrants", args=[tournament.slug, "pairs"])
+    response = desk_client.post(url, {"name": "Anna", "partner": "Bernd", "club": "CVJM"})
+    assert response.status_code == 302
+    entrant = Entrant.objects.get(name="Anna")
+    assert entrant.partner == "Bernd" and entrant.start_number == 14
+    page = desk_client.get(url).content.decode()
+    assert "Anna / Bernd" in page and "Startnummer 14" in page
+
+
+def test_quick_add_without_partner_shows_the_error(desk_client, tournament):
+    url = reverse("desk:entrants", args=[tournament.slug, "pairs"])
+    response = desk_client.post(url, {"name": "Anna"})
+    assert response.status_code == 200
+    assert "zwei Namen" in response.content.decode() or "erforderlich" in response.content.decode()
+
+
+def test_generating_seating_from_the_desk(desk_client, tournament):
+    url = reverse("desk:seating", args=[tournament.slug])
+    comp = tournament.competitions.get(mode=Mode.SINGLES)
+    response = desk_client.post(url, {"competition": comp.pk, "seed": "0", "action": "generate"})
+    assert response.status_code == 302
+    assert comp.tables.count() == 9  # 3 tables x 3 rounds
+    page = desk_client.get(url).content.decode()
+    assert "Spieler 1" in page
+
+
+def test_a_refused_entrant_count_is_explained(desk_client, db):
+    from binokel_tournament.services.registration import create_tournament, register_entrant
+
+    t = create_tournament("Klein", modes=[Mode.SINGLES])
+    comp = t.competitions.get()
+    for i in range(5):
+        register_entrant(comp, f"P{i}")
+    response = desk_client.post(
+        reverse("desk:seating", args=[t.slug]),
+        {"competition": comp.pk, "action": "generate"},
+        follow=True,
+    )
+    assert "außer Konkurrenz" in response.content.decode()
+    assert comp.tables.count() == 0
+
+
+def test_sheet_page_shows_the_dealer_of_every_game(desk_client, seated):
+    table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
+    page = desk_client.get(reverse("desk:sheet", args=[seated.slug, table.pk])).content.decode()
+    first = table.seats.get(position=1).entrant
+    assert page.count('name="g12-dealer"') == 1
+    assert f"{first.name} ({first.start_number})" in page
+
+
+def test_live_check_returns_points_and_errors_out_of_band(desk_client, seated):
+    table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
+    url = reverse("desk:sheet_check", args=[seated.slug, table.pk])
+    data = {
+        **game_entries(1, 1, 200, [60, 20, 0], [152, 58, 40]),
+        "g2-bid": "155",
+        "g2-declarer": "1",
+    }
+    response = desk_client.post(url, data, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="g1-c1-out" hx-swap-oob="true"' in html and "<strong>210</strong>" in html
+    assert "Reizwert" in html or "10" in html  # the engine's message for g2's bid
+    assert '[name="g2-bid"]' in html
+    assert not ScoreSheet.objects.exists()  # checking saves nothing
+
+
+def test_saving_a_draft_and_confirming_through_the_page(desk_client, seated):
+    table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
+    url = reverse("desk:sheet", args=[seated.slug, table.pk])
+    response = desk_client.post(url, {**full_three_table(4), "version": "0", "draft": "1"})
+    assert response.status_code == 302
+    sheet = ScoreSheet.objects.get(table=table)
+    assert sheet.status == SheetStatus.DRAFT
+    response = desk_client.post(url, {**full_three_table(), "version": "1", "confirm": "1"})
+    assert response.status_code == 302
+    sheet.refresh_from_db()
+    assert sheet.status == SheetStatus.CONFIRMED
+    overview = desk_client.get(reverse("desk:overview", args=[seated.slug])).content.decode()
+    assert "1 bestätigt" in overview
+
+
+def test_a_conflicting_save_shows_the_other_version(desk_client, seated, kasse):
+    from binokel_tournament.services.results import save_sheet
+
+    table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
+    save_sheet(table, full_three_table(2), kasse, expected_version=0)
+    url = reverse("desk:sheet", args=[seated.slug, table.pk])
+    response = desk_client.post(url, {**full_three_table(5), "version": "0", "draft": "1"})
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "kasse" in html and 'id="conflict"' in html
+    assert 'name="g5-bid" value="200"' in html  # what this desk typed is still in the form
+    assert ScoreSheet.objects.get(table=table).version == 1
+
+
+def test_public_pages_need_no_login_and_can_be_switched_off(client, seated):
+    for name, args in [
+        ("public:tournament", [seated.slug]),
+        ("public:standings", [seated.slug, "singles"]),
+        ("public:beamer", [seated.slug, "singles"]),
+        ("public:where", [seated.slug]),
+    ]:
+        assert client.get(reverse(name, args=args)).status_code == 200, name
+    seated.public_pages = False
+    seated.save()
+    assert client.get(reverse("public:standings", args=[seated.slug, "singles"])).status_code == 404
+
+
+def test_where_do_i_sit_finds_every_round(client, seated):
+    entrant = Entrant.objects.get(name="Spieler 4")
+    page = client.get(
+        reverse("public:where", args=[seated.slug]), {"q": "spieler 4"}
+    ).content.decode()
+    for n in (1, 2, 3):
+        assert f"{n}. Durchgang" in page
+    page2 = client.get(
+        reverse("public:where", args=[seated.slug]), {"q": str(entrant.start_number)}
+    )
+    assert "Spieler 4" in page2.content.decode()
+
+
+def test_beamer_pages_through_long_lists(client, db):
+    from .conftest import make_tournament
+
+    t = make_tournament(singles=33, pairs=0, modes=[Mode.SINGLES])
+    url = reverse("public:beamer", args=[t.slug, "singles"])
+    page1 = client.get(url).content.decode()
+    assert "1/3" in page1 and "url=?page=2" in page1
+    page3 = client.get(url, {"page": "3"}).content.decode()
+    assert "url=?page=1" in page3
+
+
+def test_tournament_setup_with_a_changed_rule(desk_client):
+    response = desk_client.post(
+        reverse("desk:tournament_new"),
+        {
+            "name": "Herbstbinokel",
+            "date": "2026-11-28",
+            "venue": "Gemeindehaus",
+            "preset": "ejl",
+            "rounds": "3",
+            "competitions": ["singles"],
+            "public_pages": "on",
+            "rule_min_bid": "150",
+            "rule_bid_step": "10",
+            "rule_lost_factor": "3",
+            "rule_conceded_declarer_factor": "1",
+            "rule_conceded_bonus_per_player": "10",
+            "rule_durch_won": "1000",
+            "rule_durch_lost_factor": "2",
+            "rule_rundlauf_value": "240",
+            "rule_rundlauf_with_familie_value": "200",
+            "rule_meld_needs_trick": "on",
+            "rule_double_familie_counts_twice": "on",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    from binokel_tournament.models import Tournament
+
+    t = Tournament.objects.get(name="Herbstbinokel")
+    assert t.rules().lost_factor == 3 and t.rules_json == {"lost_factor": 3}
+    assert list(t.competitions.values_list("mode", flat=True)) == ["singles"]
