@@ -290,7 +290,8 @@ class SheetConflict(DeskError):
         super().__init__(
             _(
                 "Dieser Spielzettel wurde inzwischen von %(who)s gespeichert "
-                "(Version %(version)s). Ihre Eingaben wurden nicht gespeichert; bitte vergleichen und erneut speichern."
+                "(Version %(version)s). Ihre Eingaben wurden nicht gespeichert; "
+                "bitte vergleichen und erneut speichern."
             )
             % {"who": who, "version": sheet.version}
         )

@@ -7,7 +7,8 @@ from __future__ import annotations
 import io
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import segno
 from django.conf import settings
@@ -76,29 +77,37 @@ def clipped(text: str, font: str, size: float, width: float) -> str:
     return text.rstrip() + ELLIPSIS
 
 
+@dataclass(frozen=True)
+class Style:
+    """How a line of text is set: the font (a field of ``Fonts``: regular, bold, serif,
+    serif_bold), size in points, colour, alignment at x (left edge, centre, right edge) and the
+    smallest size the line may shrink to when it has to fit a width."""
+
+    font: str = "regular"
+    size: float = 10
+    color: Color = black
+    align: str = "left"
+    minimum: float = 6
+
+    def but(self, **changes: Any) -> Style:
+        return replace(self, **changes)
+
+
 def _draw_text(
-    c: Canvas,
-    x: float,
-    y: float,
-    text: str,
-    font: str,
-    size: float,
-    width: float | None = None,
-    *,
-    align: str = "left",
-    minimum: float = 6,
-    color: Color = black,
+    c: Canvas, x: float, y: float, text: str, style: Style, width: float | None = None
 ) -> float:
-    """Draw one line; shrink it (down to ``minimum``) and then clip it to ``width``.
-    ``x`` is the left edge, the centre or the right edge as ``align`` says. Returns the size."""
+    """Draw one line at baseline ``y``; with a ``width`` it shrinks (down to the style's
+    minimum) and is then clipped with an ellipsis. Returns the size used."""
+    font = getattr(fonts(), style.font)
+    size = style.size
     if width is not None:
-        size = fitted_size(text, font, size, width, minimum)
+        size = fitted_size(text, font, size, width, style.minimum)
         text = clipped(text, font, size, width)
     c.setFont(font, size)
-    c.setFillColor(color)
-    if align == "center":
+    c.setFillColor(style.color)
+    if style.align == "center":
         c.drawCentredString(x, y, text)
-    elif align == "right":
+    elif style.align == "right":
         c.drawRightString(x, y, text)
     else:
         c.drawString(x, y, text)
@@ -129,20 +138,14 @@ def _draw_qr(c: Canvas, x: float, y: float, size: float, data: str) -> None:
                 start = None
 
 
+FOOTER = Style(size=FOOTER_SIZE, color=GREY)
+
+
 def _draw_footer(c: Canvas, page: tuple[float, float], left: str, page_number: int) -> None:
-    f = fonts()
     width, _height = page
-    _draw_text(c, MARGIN, FOOTER_Y, left, f.regular, FOOTER_SIZE, width / 2, color=GREY)
-    _draw_text(
-        c,
-        width - MARGIN,
-        FOOTER_Y,
-        _("Seite %(n)s") % {"n": page_number},
-        f.regular,
-        FOOTER_SIZE,
-        align="right",
-        color=GREY,
-    )
+    _draw_text(c, MARGIN, FOOTER_Y, left, FOOTER, width / 2)
+    label = _("Seite %(n)s") % {"n": page_number}
+    _draw_text(c, width - MARGIN, FOOTER_Y, label, FOOTER.but(align="right"))
 
 
 def tournament_details(tournament: Tournament) -> str:

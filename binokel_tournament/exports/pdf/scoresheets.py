@@ -30,10 +30,11 @@ from .base import (
     LIGHT,
     TINT,
     PdfExporter,
+    Style,
     _draw_text,
     mode_title,
     round_title,
-    tournament_line,
+    tournament_details,
 )
 from .data import load_tables
 from .fonts import fonts
@@ -42,13 +43,19 @@ SHEET_MARGIN = 10 * mm
 # top band
 BAND_HEIGHT = 19 * mm
 BAND_GAP = 3 * mm
+TOURNAMENT = Style("bold", 14)
+DETAILS = Style(size=9, color=GREY)
+INFO = Style(size=9)
+TABLE_NUMBER = Style("bold", 26, align="right")
+SHEET_TITLE = Style("bold", 11, align="right")
 # fixed columns, as on the desk's screen
 GAME_WIDTH = 10 * mm
-DEALER_WIDTH = 42 * mm
-DECLARER_WIDTH = 17 * mm
+DEALER_WIDTH = 40 * mm
+DECLARER_WIDTH = 19 * mm
 BID_WIDTH = 15 * mm
 KIND_WIDTH = 18 * mm
-FIXED_WIDTH = GAME_WIDTH + DEALER_WIDTH + DECLARER_WIDTH + BID_WIDTH + KIND_WIDTH
+FIXED_WIDTHS = (GAME_WIDTH, DEALER_WIDTH, DECLARER_WIDTH, BID_WIDTH, KIND_WIDTH)
+FIXED_WIDTH = sum(FIXED_WIDTHS)
 # per party: Meldung, Stiche, Punkte, Stand (relative widths)
 PARTY_SUBCOLUMNS = (1.0, 1.0, 1.1, 1.15)
 # rows
@@ -56,16 +63,24 @@ HEAD_TOP = 11 * mm
 HEAD_SUB = 6 * mm
 MAX_ROW = 9 * mm
 TOTAL_ROW = 9 * mm
-FOOT_HEIGHT = 31 * mm
+SIGN_HEIGHT = 15 * mm  # signature lines under the totals
+RULE_BOX_HEIGHT = 25 * mm  # full width, above the legend
 LEGEND_HEIGHT = 4 * mm
 # type
-GAME_SIZE = 11
-DEALER_SIZE = 9
-HINT_SIZE = 7.5
-HEAD_SIZE = 8
-PARTY_SIZE = 9.5
+HEAD = Style("bold", 8, align="center", minimum=5.5)
+SUBHEAD = Style(size=7.5, align="center", minimum=5)
+PARTY_NUMBER = Style("bold", 9.5, align="center")
+PARTY_NAME = Style(size=9.5, align="center")
+GAME_NUMBER = Style("bold", 11, align="center")
+DEALER = Style(size=9, minimum=5.5)
+HINT = Style(size=7.5, color=GREY, minimum=5)
+HINT_CENTRE = HINT.but(align="center")
+TOTAL_LABEL = Style("bold", 11, align="right")
+RULE_TITLE = Style("bold", 7.6)
 RULE_SIZE = 6.8
 RULE_MIN_SIZE = 5.2
+LEADING = 1.2  # line height / font size
+LEGEND = Style(size=6.5, color=GREY, minimum=5)
 THIN = 0.35
 THICK = 1.1
 
@@ -103,9 +118,8 @@ class SheetPlan:
         return self.players[2] if len(self.players) > 2 else ""
 
 
-def sheet_plan(table: Table, games: int | None = None) -> SheetPlan:
-    rules = table.round.tournament.rules()
-    layout = sheet_layout(table, rules)
+def sheet_plan(table: Table) -> SheetPlan:
+    layout = sheet_layout(table, table.round.tournament.rules())
     return SheetPlan(
         round_number=table.round.number,
         table_number=table.number,
@@ -117,7 +131,7 @@ def sheet_plan(table: Table, games: int | None = None) -> SheetPlan:
             for c in layout.columns
         ),
         players=layout.players,
-        games=games if games is not None else layout.games,
+        games=layout.games,
     )
 
 
@@ -137,36 +151,33 @@ def blank_plan(round_number: int, kind: str, mode: str, games: int) -> SheetPlan
 
 @dataclass(frozen=True)
 class _Grid:
-    """Column x positions of one sheet (left edges), computed from the constants above."""
+    """The x positions of one sheet, computed from the constants above."""
 
     left: float
-    party_left: tuple[float, ...]
-    sub_widths: tuple[float, ...]
-    party_width: float
     right: float
+    party_left: tuple[float, ...]
+    party_width: float
+    sub_widths: tuple[float, ...]
 
     @classmethod
     def for_parties(cls, count: int, page_width: float) -> _Grid:
-        left = SHEET_MARGIN
-        right = page_width - SHEET_MARGIN
+        left, right = SHEET_MARGIN, page_width - SHEET_MARGIN
         party_width = (right - left - FIXED_WIDTH) / count
         unit = party_width / sum(PARTY_SUBCOLUMNS)
-        subs = tuple(unit * r for r in PARTY_SUBCOLUMNS)
         starts = tuple(left + FIXED_WIDTH + i * party_width for i in range(count))
-        return cls(left, starts, subs, party_width, right)
+        return cls(left, right, starts, party_width, tuple(unit * r for r in PARTY_SUBCOLUMNS))
 
     @property
     def fixed(self) -> tuple[float, ...]:
         """Left edges of Spiel, Geber, Spielmacher, Reizwert, Art."""
-        x = self.left
-        out = []
-        for w in (GAME_WIDTH, DEALER_WIDTH, DECLARER_WIDTH, BID_WIDTH, KIND_WIDTH):
-            out.append(x)
-            x += w
-        return tuple(out)
+        return tuple(self.left + sum(FIXED_WIDTHS[:i]) for i in range(len(FIXED_WIDTHS)))
 
     def sub_left(self, party: int, sub: int) -> float:
         return self.party_left[party] + sum(self.sub_widths[:sub])
+
+
+def _kind_letter(kind: str) -> str:
+    return {"played": _("g"), "conceded": _("a"), "durch": _("D")}.get(kind, kind[:1])
 
 
 class ScoreSheetsExporter(PdfExporter):
@@ -179,20 +190,18 @@ class ScoreSheetsExporter(PdfExporter):
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         rules = self.tournament.rules()
-        lang = get_language() or "de"
-        rule_lines = list(rules.describe(lang=lang))
-        tables = load_tables(self.rounds(options))
-        first = True
+        rule_lines = list(rules.describe(lang=get_language() or "de"))
         by_round: dict[int, list[Table]] = {}
-        for table in tables:
+        for table in load_tables(self.rounds(options)):
             by_round.setdefault(table.round.number, []).append(table)
-        for number, round_tables in by_round.items():
-            plans = [sheet_plan(t) for t in round_tables]
-            kinds: dict[str, str] = {}
+        first = True
+        for number, tables in by_round.items():
+            plans = [sheet_plan(t) for t in tables]
+            modes: dict[str, str] = {}
             for plan in plans:
-                kinds.setdefault(plan.kind, plan.mode)
-            order = [k for k in TableKind.values if k in kinds]
-            plans += [blank_plan(number, k, kinds[k], rules.games_for(k)) for k in order]
+                modes.setdefault(plan.kind, plan.mode)
+            spare = [k for k in TableKind.values if k in modes]
+            plans += [blank_plan(number, k, modes[k], rules.games_for(k)) for k in spare]
             for plan in plans:
                 if not first:
                     c.showPage()
@@ -203,243 +212,128 @@ class ScoreSheetsExporter(PdfExporter):
         width, height = self.pagesize
         grid = _Grid.for_parties(len(plan.parties), width)
         top = height - SHEET_MARGIN
-        self._draw_band(c, plan, grid, top)
         head_top = top - BAND_HEIGHT - BAND_GAP
         body_top = head_top - HEAD_TOP - HEAD_SUB
-        room = body_top - TOTAL_ROW - FOOT_HEIGHT - LEGEND_HEIGHT - SHEET_MARGIN
+        rule_top = SHEET_MARGIN + LEGEND_HEIGHT + RULE_BOX_HEIGHT
+        room = body_top - TOTAL_ROW - SIGN_HEIGHT - rule_top
         row = min(MAX_ROW, room / plan.games)
         body_bottom = body_top - plan.games * row
+        totals_bottom = body_bottom - TOTAL_ROW
+        self._draw_band(c, plan, grid, top)
         self._draw_game_rows(c, plan, grid, body_top, row)
         self._draw_head(c, plan, grid, head_top)
-        totals_bottom = body_bottom - TOTAL_ROW
         self._draw_totals(c, plan, grid, body_bottom)
         self._draw_frame(c, plan, grid, head_top, totals_bottom)
         self._draw_signatures(c, plan, grid, totals_bottom)
-        self._draw_rule_box(c, grid, totals_bottom - 3 * mm, rule_lines)
-        self._draw_legend(c, plan, grid)
+        self._draw_rule_box(c, grid, rule_top, rule_lines)
+        self._draw_legend(c, grid)
 
-    # --- pieces ---------------------------------------------------------------------------
+    # --- pieces, top to bottom --------------------------------------------------------------
 
     def _draw_band(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
-        f = fonts()
         half = (grid.right - grid.left) / 2
-        _draw_text(c, grid.left, top - 5.5 * mm, self.tournament.name, f.bold, 14, half)
-        _draw_text(
-            c,
-            grid.left,
-            top - 11 * mm,
-            tournament_line(self.tournament),
-            f.regular,
-            9,
-            half,
-            color=GREY,
-        )
+        _draw_text(c, grid.left, top - 5.5 * mm, self.tournament.name, TOURNAMENT, half)
+        details = tournament_details(self.tournament)
+        _draw_text(c, grid.left, top - 11 * mm, details, DETAILS, half)
         games = _("%(n)s Spiele") % {"n": plan.games}
         kind = f"{plan.kind_label} · {mode_title(plan.mode)} · {games}"
-        _draw_text(c, grid.left, top - 16.5 * mm, kind, f.regular, 9, half)
-        table = (
-            _("Tisch %(n)s") % {"n": plan.table_number}
-            if plan.table_number is not None
-            else _("Tisch ____")
-        )
-        _draw_text(c, grid.right, top - 9 * mm, table, f.bold, 26, half / 2, align="right")
+        _draw_text(c, grid.left, top - 16.5 * mm, kind, INFO, half)
+        if plan.table_number is not None:
+            table = _("Tisch %(n)s") % {"n": plan.table_number}
+        else:
+            table = _("Tisch ____")
+        _draw_text(c, grid.right, top - 9 * mm, table, TABLE_NUMBER, half / 2)
         title = f"{_('Spielzettel')} · {round_title(plan.round_number)}"
-        _draw_text(c, grid.right, top - 16.5 * mm, title, f.bold, 11, half, align="right")
-        scorer = plan.scorer or "________________"
-        _draw_text(
-            c,
-            grid.left + half + 5 * mm,
-            top - 16.5 * mm,
-            _("Listenführer/in: %(name)s") % {"name": scorer},
-            f.regular,
-            9,
-            half / 2 - 5 * mm,
-        )
+        _draw_text(c, grid.right, top - 16.5 * mm, title, SHEET_TITLE, half)
+        scorer = _("Listenführer/in: %(name)s") % {"name": plan.scorer or "_" * 16}
+        _draw_text(c, grid.left + half + 5 * mm, top - 16.5 * mm, scorer, INFO, half / 2 - 5 * mm)
 
     def _draw_head(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
-        f = fonts()
         bottom = top - HEAD_TOP - HEAD_SUB
         c.setFillColor(TINT)
         c.rect(grid.left, bottom, grid.right - grid.left, HEAD_TOP + HEAD_SUB, stroke=0, fill=1)
-        c.setFillColor(black)
         labels = (_("Spiel"), _("Geber"), _("Spielmacher"), _("Reizwert"), _("Art"))
-        widths = (GAME_WIDTH, DEALER_WIDTH, DECLARER_WIDTH, BID_WIDTH, KIND_WIDTH)
         middle = bottom + (HEAD_TOP + HEAD_SUB) / 2 - 1.2 * mm
-        for x, w, label in zip(grid.fixed, widths, labels, strict=True):
-            _draw_text(
-                c,
-                x + w / 2,
-                middle,
-                label,
-                f.bold,
-                HEAD_SIZE,
-                w - 1.5 * mm,
-                align="center",
-                minimum=5.5,
-            )
+        for x, w, label in zip(grid.fixed, FIXED_WIDTHS, labels, strict=True):
+            _draw_text(c, x + w / 2, middle, label, HEAD, w - 1.5 * mm)
         subs = (_("Meldung"), _("Stiche"), _("Punkte"), _("Stand"))
         for i, party in enumerate(plan.parties):
-            x = grid.party_left[i]
-            w = grid.party_width
-            line1 = f"{party.number}"
+            centre = grid.party_left[i] + grid.party_width / 2
+            inner = grid.party_width - 2 * mm
             if party.start_number is not None:
-                line1 += " · " + _("Nr. %(n)s") % {"n": party.start_number}
+                number = _("Nr. %(n)s") % {"n": party.start_number}
             else:
-                line1 += " · " + _("Nr. ____")
-            _draw_text(
-                c, x + w / 2, top - 4.2 * mm, line1, f.bold, PARTY_SIZE, w - 2 * mm, align="center"
-            )
-            name = party.name or "_" * 24
-            _draw_text(
-                c,
-                x + w / 2,
-                top - 8.8 * mm,
-                name,
-                f.regular,
-                PARTY_SIZE,
-                w - 2 * mm,
-                align="center",
-                minimum=6,
-            )
+                number = _("Nr. ____")
+            _draw_text(c, centre, top - 4.2 * mm, f"{party.number} · {number}", PARTY_NUMBER, inner)
+            _draw_text(c, centre, top - 8.8 * mm, party.name or "_" * 24, PARTY_NAME, inner)
             for s, label in enumerate(subs):
-                sx = grid.sub_left(i, s)
-                sw = grid.sub_widths[s]
-                _draw_text(
-                    c,
-                    sx + sw / 2,
-                    bottom + 1.9 * mm,
-                    label,
-                    f.regular,
-                    HEAD_SIZE - 0.5,
-                    sw - 1 * mm,
-                    align="center",
-                    minimum=5,
-                )
+                sub_centre = grid.sub_left(i, s) + grid.sub_widths[s] / 2
+                sub_width = grid.sub_widths[s] - 1 * mm
+                _draw_text(c, sub_centre, bottom + 1.9 * mm, label, SUBHEAD, sub_width)
 
     def _draw_game_rows(
         self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, row: float
     ) -> None:
-        f = fonts()
         x_game, x_dealer, x_declarer, _x_bid, x_kind = grid.fixed
         parties = " ".join(str(p.number) for p in plan.parties)
         kinds = "  ".join(_kind_letter(k) for k in GameKind.values)
         text_y = row / 2 - 1.3 * mm
         for game in range(1, plan.games + 1):
             y = top - game * row
+            base = y + text_y
             if game % 2 == 0:
                 c.setFillColor(LIGHT)
                 c.rect(grid.left, y, grid.right - grid.left, row, stroke=0, fill=1)
             out = plan.sits_out(game)
             if out is not None:
+                left = grid.party_left[out - 1]
                 c.setFillColor(LIGHT)
-                c.rect(grid.party_left[out - 1], y, grid.party_width, row, stroke=0, fill=1)
-                _draw_text(
-                    c,
-                    grid.party_left[out - 1] + grid.party_width / 2,
-                    y + text_y,
-                    _("setzt aus"),
-                    f.regular,
-                    HINT_SIZE,
-                    color=GREY,
-                    align="center",
-                )
-            c.setFillColor(black)
-            _draw_text(
-                c, x_game + GAME_WIDTH / 2, y + text_y, str(game), f.bold, GAME_SIZE, align="center"
-            )
+                c.rect(left, y, grid.party_width, row, stroke=0, fill=1)
+                _draw_text(c, left + grid.party_width / 2, base, _("setzt aus"), HINT_CENTRE)
+            _draw_text(c, x_game + GAME_WIDTH / 2, base, str(game), GAME_NUMBER)
             dealer = plan.dealer(game)
-            _draw_text(
-                c, x_dealer + 1.2 * mm, y + text_y, str(dealer), f.regular, HINT_SIZE, color=GREY
-            )
-            label = plan.players[dealer - 1] or _("Platz %(n)s") % {"n": dealer}
-            _draw_text(
-                c,
-                x_dealer + 4.5 * mm,
-                y + text_y,
-                label,
-                f.regular,
-                DEALER_SIZE,
-                DEALER_WIDTH - 5.5 * mm,
-                minimum=5.5,
-            )
-            _draw_text(
-                c,
-                x_declarer + DECLARER_WIDTH / 2,
-                y + text_y,
-                parties,
-                f.regular,
-                HINT_SIZE,
-                DECLARER_WIDTH - 2 * mm,
-                align="center",
-                color=GREY,
-            )
-            _draw_text(
-                c,
-                x_kind + KIND_WIDTH / 2,
-                y + text_y,
-                kinds,
-                f.regular,
-                HINT_SIZE,
-                KIND_WIDTH - 2 * mm,
-                align="center",
-                color=GREY,
-            )
+            if plan.players[dealer - 1]:
+                _draw_text(c, x_dealer + 1.2 * mm, base, str(dealer), HINT)
+                label = plan.players[dealer - 1]
+            else:
+                label = _("Platz %(n)s") % {"n": dealer}
+            _draw_text(c, x_dealer + 4.5 * mm, base, label, DEALER, DEALER_WIDTH - 5.5 * mm)
+            declarer_centre = x_declarer + DECLARER_WIDTH / 2
+            _draw_text(c, declarer_centre, base, parties, HINT_CENTRE, DECLARER_WIDTH - 2 * mm)
+            _draw_text(c, x_kind + KIND_WIDTH / 2, base, kinds, HINT_CENTRE, KIND_WIDTH - 2 * mm)
 
     def _draw_totals(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
-        f = fonts()
         bottom = top - TOTAL_ROW
-        _draw_text(
-            c,
-            grid.left + FIXED_WIDTH - 2 * mm,
-            bottom + TOTAL_ROW / 2 - 1.5 * mm,
-            _("Summe"),
-            f.bold,
-            11,
-            align="right",
-        )
+        label_x = grid.left + FIXED_WIDTH - 2 * mm
+        _draw_text(c, label_x, bottom + TOTAL_ROW / 2 - 1.5 * mm, _("Summe"), TOTAL_LABEL)
+        c.setLineWidth(THICK)
         for i in range(len(plan.parties)):
             c.setFillColor(LIGHT)
-            c.rect(
-                grid.party_left[i],
-                bottom,
-                grid.sub_widths[0] + grid.sub_widths[1],
-                TOTAL_ROW,
-                stroke=0,
-                fill=1,
-            )
-            c.setFillColor(black)
-            c.setLineWidth(THICK)
-            sx = grid.sub_left(i, 2)
-            c.rect(sx, bottom, grid.sub_widths[2] + grid.sub_widths[3], TOTAL_ROW, stroke=1, fill=0)
+            shaded = grid.sub_widths[0] + grid.sub_widths[1]
+            c.rect(grid.party_left[i], bottom, shaded, TOTAL_ROW, stroke=0, fill=1)
+            written = grid.sub_widths[2] + grid.sub_widths[3]
+            c.rect(grid.sub_left(i, 2), bottom, written, TOTAL_ROW, stroke=1, fill=0)
+        c.setFillColor(black)
 
     def _draw_frame(
         self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, bottom: float
     ) -> None:
-        """Grid lines: thin between columns and rows, thick around parties and the table."""
+        """Thin lines between columns and rows, thick ones around the parties and the table."""
         head_bottom = top - HEAD_TOP - HEAD_SUB
         body_bottom = bottom + TOTAL_ROW
-        rows = plan.games
-        row = (head_bottom - body_bottom) / rows
+        row = (head_bottom - body_bottom) / plan.games
         c.setStrokeColor(black)
         c.setLineWidth(THIN)
-        for g in range(1, rows):
-            y = head_bottom - g * row
-            c.line(grid.left, y, grid.right, y)
+        for g in range(1, plan.games):
+            c.line(grid.left, head_bottom - g * row, grid.right, head_bottom - g * row)
         for x in grid.fixed[1:]:
             c.line(x, top, x, body_bottom)
-        for i in range(len(plan.parties)):
-            c.line(
-                grid.party_left[i],
-                top - HEAD_TOP,
-                grid.party_left[i] + grid.party_width,
-                top - HEAD_TOP,
-            )
+        for i, left in enumerate(grid.party_left):
+            c.line(left, top - HEAD_TOP, left + grid.party_width, top - HEAD_TOP)
             for s in range(1, len(PARTY_SUBCOLUMNS)):
-                x = grid.sub_left(i, s)
-                c.line(x, top - HEAD_TOP, x, bottom)
+                c.line(grid.sub_left(i, s), top - HEAD_TOP, grid.sub_left(i, s), bottom)
         c.setLineWidth(THICK)
         c.line(grid.left, head_bottom, grid.right, head_bottom)
-        c.line(grid.left, body_bottom, grid.right, body_bottom)
         for x in grid.party_left:
             c.line(x, top, x, bottom)
         c.rect(grid.left, body_bottom, grid.right - grid.left, top - body_bottom, stroke=1, fill=0)
@@ -447,80 +341,78 @@ class ScoreSheetsExporter(PdfExporter):
         c.line(grid.party_left[0], bottom, grid.right, bottom)
 
     def _draw_signatures(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
-        f = fonts()
-        y = top - 17 * mm
+        """A signature line under each party's total; the desk notes entry and check."""
+        y = top - SIGN_HEIGHT + 5.5 * mm
         c.setLineWidth(0.6)
         for i, party in enumerate(plan.parties):
-            x = grid.party_left[i] + 3 * mm
-            w = grid.party_width - 6 * mm
+            x, w = grid.party_left[i] + 3 * mm, grid.party_width - 6 * mm
             c.line(x, y, x + w, y)
             label = _("Unterschrift %(n)s") % {"n": party.number}
             if party.start_number is not None:
                 label += f" · {party.start_number} {party.name}"
-            _draw_text(c, x, y - 3.5 * mm, label, f.regular, HINT_SIZE, w, color=GREY, minimum=5)
+            _draw_text(c, x, y - 3.5 * mm, label, HINT, w)
+        desk = _("Turnierleitung: eingegeben ______  geprüft ______")
+        _draw_text(c, grid.left, y, desk, HINT, FIXED_WIDTH - 4 * mm)
 
     def _draw_rule_box(self, c: Canvas, grid: _Grid, top: float, lines: Sequence[str]) -> None:
-        f = fonts()
-        width = FIXED_WIDTH - 3 * mm
-        height = FOOT_HEIGHT - 3 * mm
-        x, bottom = grid.left, top - height
+        """The tournament's scoring rules as its rule set states them, in up to three columns."""
+        width = grid.right - grid.left
+        height = RULE_BOX_HEIGHT - 1.5 * mm
         c.setLineWidth(0.6)
         c.setStrokeColor(GREY)
-        c.roundRect(x, bottom, width, height, 1.5 * mm, stroke=1, fill=0)
+        c.roundRect(grid.left, top - height, width, height, 1.5 * mm, stroke=1, fill=0)
         c.setStrokeColor(black)
         title = _("Wertung (Regelwerk %(preset)s)") % {"preset": self.tournament.preset}
-        _draw_text(c, x + 2 * mm, top - 3.6 * mm, title, f.bold, RULE_SIZE + 0.5, width - 4 * mm)
-        area = height - 5.5 * mm
-        size, columns, wrapped = _fit_rules(lines, f.regular, width - 4 * mm, area)
-        leading = size * 1.18
-        column_width = (width - 4 * mm) / columns
-        per_column = -(-len(wrapped) // columns)
-        for index, text in enumerate(wrapped):
-            col, line = divmod(index, per_column)
-            tx = x + 2 * mm + col * column_width
-            ty = top - 5.5 * mm - (line + 1) * leading + 0.5 * mm
-            _draw_text(c, tx, ty, text, f.regular, size)
+        inner = width - 4 * mm
+        _draw_text(c, grid.left + 2 * mm, top - 3.8 * mm, title, RULE_TITLE, inner)
+        size, count, columns = _fit_rules(lines, fonts().regular, inner, height - 6 * mm)
+        style = Style(size=size, minimum=size)
+        for col, texts in enumerate(columns):
+            x = grid.left + 2 * mm + col * inner / count
+            for line, text in enumerate(texts):
+                _draw_text(c, x, top - 5.5 * mm - (line + 1) * size * LEADING, text, style)
 
-    def _draw_legend(self, c: Canvas, plan: SheetPlan, grid: _Grid) -> None:
-        f = fonts()
+    def _draw_legend(self, c: Canvas, grid: _Grid) -> None:
         kinds = ", ".join(f"{_kind_letter(k)} = {label}" for k, label in GameKind.choices)
         text = _(
             "Spielmacher: Nummer der Partei einkreisen · Art: %(kinds)s · Stand: Summe der "
             "Punkte bis hier · Geber: vorgedruckt ist der übliche Wechsel, bitte berichtigen, "
             "wenn jemand anderes gibt"
         ) % {"kinds": kinds}
-        _draw_text(
-            c,
-            grid.left,
-            SHEET_MARGIN,
-            text,
-            f.regular,
-            6.5,
-            grid.right - grid.left,
-            color=GREY,
-            minimum=5,
-        )
-
-
-def _kind_letter(kind: str) -> str:
-    return {"played": _("g"), "conceded": _("a"), "durch": _("D")}.get(kind, kind[:1])
+        _draw_text(c, grid.left, SHEET_MARGIN, text, LEGEND, grid.right - grid.left)
 
 
 def _fit_rules(
     lines: Sequence[str], font: str, width: float, height: float
-) -> tuple[float, int, list[str]]:
-    """Font size, number of columns and wrapped lines so the rule lines fill the box."""
+) -> tuple[float, int, list[list[str]]]:
+    """Font size, column count and columns of wrapped lines so that the rule lines fit the
+    box: the largest size at which one, two or three columns hold them, a rule never split
+    between columns. At the smallest size, rules that do not fit are left out rather than
+    printed over the legend."""
     size = RULE_SIZE
     while True:
-        for columns in (1, 2):
-            column_width = width / columns - (1.5 * mm if columns > 1 else 0)
-            wrapped: list[str] = []
-            for line in lines:
-                wrapped += simpleSplit(f"• {line}", font, size, column_width) or [""]
-            per_column = -(-len(wrapped) // columns)
-            if per_column * size * 1.18 <= height:
-                return size, columns, wrapped
-        if size <= RULE_MIN_SIZE:  # more rules than the box holds: keep what fits
-            capacity = int(height // (size * 1.18)) * 2
-            return size, 2, wrapped[:capacity]
+        rows = int(height // (size * LEADING))
+        for count in (1, 2, 3):
+            column_width = width / count - (2 * mm if count > 1 else 0)
+            rules = [simpleSplit(f"• {line}", font, size, column_width) for line in lines]
+            columns = _pack(rules, rows, count)
+            if columns is not None:
+                return size, count, columns
+        if size <= RULE_MIN_SIZE:
+            return size, count, _pack(rules, rows, count, keep_going=False) or []
         size = max(RULE_MIN_SIZE, size - 0.3)
+
+
+def _pack(
+    rules: Sequence[list[str]], rows: int, count: int, keep_going: bool = True
+) -> list[list[str]] | None:
+    """Fill ``count`` columns of ``rows`` lines with whole rules, in order. ``None`` when they
+    do not fit (unless ``keep_going`` is false: then what fits)."""
+    columns: list[list[str]] = [[]]
+    for rule in rules:
+        if len(columns[-1]) + len(rule) > rows:
+            if len(columns) == count or len(rule) > rows:
+                return None if keep_going else columns
+            columns.append([])
+        columns[-1].extend(rule)
+    return columns

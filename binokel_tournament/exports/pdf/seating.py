@@ -16,7 +16,6 @@ from django.utils.translation import gettext_lazy as _lazy
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from ...models import Tournament
 from ..base import ExportOptions
 from .base import (
     GREY,
@@ -26,6 +25,7 @@ from .base import (
     PORTRAIT,
     TINT,
     PdfExporter,
+    Style,
     _draw_footer,
     _draw_qr,
     _draw_text,
@@ -35,35 +35,53 @@ from .base import (
     where_url,
 )
 from .data import Player, TablePlan, load_tables, table_plan
-from .fonts import fonts
 
 # page header
-TITLE_SIZE = 22
-SUBTITLE_SIZE = 10
+TITLE = Style("bold", 22)
+SUBTITLE = Style(size=10, color=GREY)
+URL_LINE = Style(size=10)
+QR_CAPTION = Style("bold", 9, align="center")
 HEADER_HEIGHT = 20 * mm
 QR_SIZE = 30 * mm
 QR_HEADER_HEIGHT = 36 * mm
+BOTTOM = MARGIN + 6 * mm  # above the footer
 # table blocks (two columns, filled top to bottom)
 COLUMNS = 2
 COLUMN_GAP = 8 * mm
 BLOCK_GAP = 5 * mm
 BLOCK_HEAD = 9.5 * mm
-SEAT_LINE = 6.8 * mm
 BLOCK_PAD = 2.5 * mm
-TABLE_SIZE = 17
-SEAT_SIZE = 13
-ROLE_SIZE = 9
+BLOCK_INSET = 2.5 * mm
+SEAT_LINE = 6.8 * mm
 NUMBER_WIDTH = 13 * mm
 ROLE_WIDTH = 22 * mm
+TABLE_LABEL = Style("bold", 17)
+TABLE_KIND = Style(size=9, color=GREY, align="right")
+CHAIR = Style(size=10, color=GREY)
+START_NUMBER = Style("bold", 13, align="right")
+NAME = Style(size=13, minimum=8)
+ROLE = Style(size=9, color=GREY, align="right")
 # lists for the door
+LIST_HEAD = 7 * mm
 LIST_LINE = 7 * mm
-LIST_SIZE = 13
 LIST_TABLE_WIDTH = 18 * mm
 LIST_SEAT_WIDTH = 15 * mm
-# table cards
-CARD_TABLE_SIZE = 150
-CARD_SEAT_SIZE = 26
+LIST_HEAD_STYLE = Style("bold", 10)
+LIST_NUMBER = Style(size=13, align="right")
+LIST_NAME = Style(size=13, minimum=8)
+LIST_TABLE = Style("bold", 15, align="center")
+LIST_SEAT = Style(size=13, align="center")
+# table cards (landscape)
+CARD_INSET = 20 * mm
+CARD_TOURNAMENT = Style(size=14, color=GREY, align="center")
+CARD_TABLE = Style("bold", 150, align="center", minimum=60)
+CARD_SUBTITLE = Style(size=20, align="center")
+CARD_FIRST_SEAT = 100 * mm  # below the top margin
 CARD_SEAT_LINE = 16 * mm
+CARD_CHAIR = Style(size=26, color=GREY)
+CARD_NUMBER = Style("bold", 26, align="right")
+CARD_NAME = Style(size=26, minimum=12)
+CARD_ROLE = Style(size=20, color=GREY, align="right")
 
 
 @dataclass(frozen=True)
@@ -110,128 +128,73 @@ def door_rows(plans: Sequence[TablePlan], by_name: bool) -> list[ListRow]:
     return rows
 
 
-class _PagedDrawing:
-    """Page bookkeeping shared by the seating plan's parts: header (with the QR code when the
-    public pages are on), footer with the page number, the y cursor of two columns."""
+class _Pages:
+    """Page bookkeeping for the seating plan's parts: the header (with the QR code when the
+    public pages are on), the footer with the page number, the two columns' x positions."""
 
     def __init__(self, c: Canvas, exporter: PdfExporter) -> None:
         self.c = c
-        self.exporter = exporter
-        self.tournament: Tournament = exporter.tournament
+        self.tournament = exporter.tournament
+        self.pagesize = exporter.pagesize
         self.page = 0
         self.width, self.height = exporter.pagesize
         self.column_width = (self.width - 2 * MARGIN - (COLUMNS - 1) * COLUMN_GAP) / COLUMNS
 
-    @property
-    def with_qr(self) -> bool:
-        return self.tournament.public_pages
-
-    def start_page(self, title: str, subtitle: str) -> float:
-        """Finish the previous page, draw the header; returns the y below it."""
+    def start(self, title: str) -> float:
+        """Finish the previous page and draw the header; returns the y below it."""
+        c = self.c
         if self.page:
-            self.c.showPage()
+            c.showPage()
         self.page += 1
-        f = self.exporter.fonts
         top = self.height - MARGIN
-        text_width = self.width - 2 * MARGIN - (QR_SIZE + 4 * mm if self.with_qr else 0)
-        _draw_text(self.c, MARGIN, top - 8 * mm, title, f.bold, TITLE_SIZE, text_width)
-        _draw_text(
-            self.c,
-            MARGIN,
-            top - 14 * mm,
-            subtitle,
-            f.regular,
-            SUBTITLE_SIZE,
-            text_width,
-            color=GREY,
-        )
-        header = HEADER_HEIGHT
-        if self.with_qr:
-            url = where_url(self.tournament)
-            x = self.width - MARGIN - QR_SIZE
-            _draw_qr(self.c, x, top - QR_SIZE, QR_SIZE, url)
-            _draw_text(
-                self.c,
-                x + QR_SIZE / 2,
-                top - QR_SIZE - 3.5 * mm,
-                _("Wo sitze ich?"),
-                f.bold,
-                9,
-                QR_SIZE + 6 * mm,
-                align="center",
-            )
-            _draw_text(
-                self.c,
-                MARGIN,
-                top - 20 * mm,
-                _("Online nachsehen: %(url)s") % {"url": url},
-                f.regular,
-                SUBTITLE_SIZE,
-                text_width,
-            )
-            header = QR_HEADER_HEIGHT
-        _draw_footer(self.c, self.exporter.pagesize, tournament_line(self.tournament), self.page)
-        return top - header
+        with_qr = self.tournament.public_pages
+        text_width = self.width - 2 * MARGIN - (QR_SIZE + 4 * mm if with_qr else 0)
+        _draw_text(c, MARGIN, top - 8 * mm, title, TITLE, text_width)
+        _draw_text(c, MARGIN, top - 14 * mm, tournament_line(self.tournament), SUBTITLE, text_width)
+        _draw_footer(c, self.pagesize, tournament_line(self.tournament), self.page)
+        if not with_qr:
+            return top - HEADER_HEIGHT
+        url = where_url(self.tournament)
+        x = self.width - MARGIN - QR_SIZE
+        _draw_qr(c, x, top - QR_SIZE, QR_SIZE, url)
+        caption = _("Wo sitze ich?")
+        _draw_text(c, x + QR_SIZE / 2, top - QR_SIZE - 3.5 * mm, caption, QR_CAPTION, QR_SIZE)
+        online = _("Online nachsehen: %(url)s") % {"url": url}
+        _draw_text(c, MARGIN, top - 20 * mm, online, URL_LINE, text_width)
+        return top - QR_HEADER_HEIGHT
 
     def column_x(self, column: int) -> float:
         return MARGIN + column * (self.column_width + COLUMN_GAP)
 
 
-def _draw_table_block(c: Canvas, x: float, top: float, width: float, plan: TablePlan) -> float:
-    """One table: number, kind, the chairs in order with start number, name and role.
-    Returns the block's height."""
-    f = fonts()
-    height = BLOCK_HEAD + len(plan.players) * SEAT_LINE + BLOCK_PAD
+def block_height(plan: TablePlan) -> float:
+    return BLOCK_HEAD + len(plan.players) * SEAT_LINE + BLOCK_PAD
+
+
+def _draw_table_block(c: Canvas, x: float, top: float, width: float, plan: TablePlan) -> None:
+    """One table: number, kind, the chairs in order with start number, name and role."""
+    height = block_height(plan)
     c.setStrokeColor(GREY)
     c.setLineWidth(0.6)
     c.setFillColor(TINT)
     c.roundRect(x, top - BLOCK_HEAD, width, BLOCK_HEAD, 1.5 * mm, stroke=0, fill=1)
     c.roundRect(x, top - height, width, height, 1.5 * mm, stroke=1, fill=0)
     base = top - BLOCK_HEAD + 2.6 * mm
-    label = _("Tisch %(n)s") % {"n": plan.number}
-    _draw_text(c, x + 2.5 * mm, base, label, f.bold, TABLE_SIZE)
+    _draw_text(c, x + BLOCK_INSET, base, _("Tisch %(n)s") % {"n": plan.number}, TABLE_LABEL)
     kind = f"{plan.kind_label} · {mode_title(plan.mode)}"
-    _draw_text(
-        c,
-        x + width - 2.5 * mm,
-        base,
-        kind,
-        f.regular,
-        ROLE_SIZE,
-        width / 2,
-        align="right",
-        color=GREY,
-    )
+    _draw_text(c, x + width - BLOCK_INSET, base, kind, TABLE_KIND, width / 2)
+    number_right = x + 5 * mm + NUMBER_WIDTH
+    name_x = number_right + 2 * mm
+    name_width = x + width - ROLE_WIDTH - name_x
     y = top - BLOCK_HEAD - SEAT_LINE + 1.8 * mm
     for player in plan.players:
-        _draw_text(c, x + 2.5 * mm, y, f"{player.seat}.", f.regular, ROLE_SIZE + 1, color=GREY)
-        _draw_text(
-            c,
-            x + 7 * mm + NUMBER_WIDTH - 2 * mm,
-            y,
-            str(player.start_number),
-            f.bold,
-            SEAT_SIZE,
-            align="right",
-        )
-        name_x = x + 7 * mm + NUMBER_WIDTH
-        name_width = width - (name_x - x) - ROLE_WIDTH
-        _draw_text(c, name_x, y, player.name, f.regular, SEAT_SIZE, name_width, minimum=8)
+        _draw_text(c, x + BLOCK_INSET, y, f"{player.seat}.", CHAIR)
+        _draw_text(c, number_right, y, str(player.start_number), START_NUMBER)
+        _draw_text(c, name_x, y, player.name, NAME, name_width)
         role = role_text(player)
         if role:
-            _draw_text(
-                c,
-                x + width - 2.5 * mm,
-                y,
-                role,
-                f.regular,
-                ROLE_SIZE,
-                ROLE_WIDTH - 3 * mm,
-                align="right",
-                color=GREY,
-            )
+            _draw_text(c, x + width - BLOCK_INSET, y, role, ROLE, ROLE_WIDTH - 3 * mm)
         y -= SEAT_LINE
-    return height
 
 
 class SeatingPlanExporter(PdfExporter):
@@ -243,108 +206,72 @@ class SeatingPlanExporter(PdfExporter):
         return _("Tischplan")
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
-        pages = _PagedDrawing(c, self)
-        tables = load_tables(self.rounds(options))
+        pages = _Pages(c, self)
         by_round: dict[int, list[TablePlan]] = {}
-        for table in tables:
+        for table in load_tables(self.rounds(options)):
             by_round.setdefault(table.round.number, []).append(table_plan(table))
         for number, plans in by_round.items():
             self._draw_tables(pages, number, plans)
             for by_name in (False, True):
                 self._draw_door_list(pages, number, door_rows(plans, by_name), by_name)
 
-    def _subtitle(self) -> str:
-        return tournament_line(self.tournament)
-
-    def _draw_tables(self, pages: _PagedDrawing, number: int, plans: list[TablePlan]) -> None:
+    def _draw_tables(self, pages: _Pages, number: int, plans: list[TablePlan]) -> None:
         title = _("Tischplan – %(round)s") % {"round": round_title(number)}
-        bottom = MARGIN + 6 * mm
-        top = pages.start_page(title, self._subtitle())
+        top = pages.start(title)
         column, y = 0, top
         for plan in plans:
-            needed = BLOCK_HEAD + len(plan.players) * SEAT_LINE + BLOCK_PAD
-            if y - needed < bottom:
-                column += 1
-                y = top
+            if y - block_height(plan) < BOTTOM:
+                column, y = column + 1, top
                 if column == COLUMNS:
-                    top = pages.start_page(title, self._subtitle())
+                    top = pages.start(title)
                     column, y = 0, top
-            y -= _draw_table_block(pages.c, pages.column_x(column), y, pages.column_width, plan)
-            y -= BLOCK_GAP
+            _draw_table_block(pages.c, pages.column_x(column), y, pages.column_width, plan)
+            y -= block_height(plan) + BLOCK_GAP
 
     def _draw_door_list(
-        self, pages: _PagedDrawing, number: int, rows: list[ListRow], by_name: bool
+        self, pages: _Pages, number: int, rows: list[ListRow], by_name: bool
     ) -> None:
         order = _("nach Name") if by_name else _("nach Startnummer")
         title = _("Wo sitze ich? – %(round)s, %(order)s") % {
             "round": round_title(number),
             "order": order,
         }
-        f = self.fonts
         c = pages.c
-        bottom = MARGIN + 6 * mm
-        top = pages.start_page(title, self._subtitle())
-        column, y = 0, top - 7 * mm
+        top = pages.start(title)
+        column, y = 0, top - LIST_HEAD
         self._draw_list_head(pages, column, top)
         for index, row in enumerate(rows):
-            if y - LIST_LINE < bottom:
+            if y - LIST_LINE < BOTTOM:
                 column += 1
                 if column == COLUMNS:
-                    top = pages.start_page(title, self._subtitle())
+                    top = pages.start(title)
                     column = 0
-                y = top - 7 * mm
+                y = top - LIST_HEAD
                 self._draw_list_head(pages, column, top)
-            x = pages.column_x(column)
-            width = pages.column_width
+            x, width = pages.column_x(column), pages.column_width
             if index % 2 == 0:
                 c.setFillColor(LIGHT)
                 c.rect(x, y - LIST_LINE, width, LIST_LINE, stroke=0, fill=1)
             base = y - LIST_LINE + 2.1 * mm
-            _draw_text(
-                c,
-                x + NUMBER_WIDTH - 2 * mm,
-                base,
-                str(row.start_number),
-                f.regular,
-                LIST_SIZE,
-                align="right",
-            )
             name_width = width - NUMBER_WIDTH - LIST_TABLE_WIDTH - LIST_SEAT_WIDTH
-            _draw_text(
-                c, x + NUMBER_WIDTH, base, row.name, f.regular, LIST_SIZE, name_width, minimum=8
-            )
             table_x = x + width - LIST_SEAT_WIDTH - LIST_TABLE_WIDTH / 2
-            _draw_text(c, table_x, base, str(row.table), f.bold, LIST_SIZE + 2, align="center")
-            _draw_text(
-                c,
-                x + width - LIST_SEAT_WIDTH / 2,
-                base,
-                row.seats,
-                f.regular,
-                LIST_SIZE,
-                LIST_SEAT_WIDTH,
-                align="center",
-            )
+            seat_x = x + width - LIST_SEAT_WIDTH / 2
+            _draw_text(c, x + NUMBER_WIDTH - 2 * mm, base, str(row.start_number), LIST_NUMBER)
+            _draw_text(c, x + NUMBER_WIDTH, base, row.name, LIST_NAME, name_width)
+            _draw_text(c, table_x, base, str(row.table), LIST_TABLE)
+            _draw_text(c, seat_x, base, row.seats, LIST_SEAT, LIST_SEAT_WIDTH)
             y -= LIST_LINE
 
-    def _draw_list_head(self, pages: _PagedDrawing, column: int, top: float) -> None:
-        f = self.fonts
+    def _draw_list_head(self, pages: _Pages, column: int, top: float) -> None:
         c = pages.c
-        x = pages.column_x(column)
-        width = pages.column_width
+        x, width = pages.column_x(column), pages.column_width
         base = top - 5 * mm
-        _draw_text(c, x + NUMBER_WIDTH - 2 * mm, base, _("Nr."), f.bold, 10, align="right")
-        _draw_text(c, x + NUMBER_WIDTH, base, _("Name"), f.bold, 10)
-        _draw_text(
-            c,
-            x + width - LIST_SEAT_WIDTH - LIST_TABLE_WIDTH / 2,
-            base,
-            _("Tisch"),
-            f.bold,
-            10,
-            align="center",
-        )
-        _draw_text(c, x + width - LIST_SEAT_WIDTH / 2, base, _("Platz"), f.bold, 10, align="center")
+        centre = LIST_HEAD_STYLE.but(align="center")
+        _draw_text(c, x + NUMBER_WIDTH - 2 * mm, base, _("Nr."), LIST_HEAD_STYLE.but(align="right"))
+        _draw_text(c, x + NUMBER_WIDTH, base, _("Name"), LIST_HEAD_STYLE)
+        table_x = x + width - LIST_SEAT_WIDTH - LIST_TABLE_WIDTH / 2
+        _draw_text(c, table_x, base, _("Tisch"), centre)
+        _draw_text(c, x + width - LIST_SEAT_WIDTH / 2, base, _("Platz"), centre)
         c.setStrokeColor(GREY)
         c.setLineWidth(0.6)
         c.line(x, top - 6.5 * mm, x + width, top - 6.5 * mm)
@@ -362,79 +289,32 @@ class TableCardsExporter(PdfExporter):
         return _("Tischkarten")
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
-        tables = load_tables(self.rounds(options))
-        for index, table in enumerate(tables):
+        for index, table in enumerate(load_tables(self.rounds(options))):
             if index:
                 c.showPage()
             self._draw_card(c, table_plan(table))
 
     def _draw_card(self, c: Canvas, plan: TablePlan) -> None:
-        f = self.fonts
         width, height = self.pagesize
-        inner = width - 2 * MARGIN
+        inner = width - 2 * MARGIN - 2 * CARD_INSET
+        top = height - MARGIN
+        centre = width / 2
         c.setStrokeColor(GREY)
         c.setLineWidth(1.2)
-        c.roundRect(MARGIN, MARGIN, inner, height - 2 * MARGIN, 4 * mm, stroke=1, fill=0)
-        _draw_text(
-            c,
-            width / 2,
-            height - MARGIN - 11 * mm,
-            tournament_line(self.tournament),
-            f.regular,
-            14,
-            inner - 20 * mm,
-            align="center",
-            color=GREY,
-        )
+        c.roundRect(MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN, 4 * mm)
+        line = tournament_line(self.tournament)
+        _draw_text(c, centre, top - 11 * mm, line, CARD_TOURNAMENT, inner)
         label = _("Tisch %(n)s") % {"n": plan.number}
-        _draw_text(
-            c,
-            width / 2,
-            height - MARGIN - 66 * mm,
-            label,
-            f.bold,
-            CARD_TABLE_SIZE,
-            inner - 20 * mm,
-            align="center",
-            minimum=60,
-        )
+        _draw_text(c, centre, top - 66 * mm, label, CARD_TABLE, inner)
         sub = f"{round_title(plan.round_number)} · {plan.kind_label} · {mode_title(plan.mode)}"
-        _draw_text(
-            c,
-            width / 2,
-            height - MARGIN - 82 * mm,
-            sub,
-            f.regular,
-            20,
-            inner - 20 * mm,
-            align="center",
-        )
-        y = height - MARGIN - 100 * mm
-        left = MARGIN + 25 * mm
+        _draw_text(c, centre, top - 82 * mm, sub, CARD_SUBTITLE, inner)
+        left = MARGIN + CARD_INSET
+        y = top - CARD_FIRST_SEAT
         for player in plan.players:
-            _draw_text(c, left, y, f"{player.seat}.", f.regular, CARD_SEAT_SIZE, color=GREY)
-            _draw_text(
-                c,
-                left + 40 * mm,
-                y,
-                str(player.start_number),
-                f.bold,
-                CARD_SEAT_SIZE,
-                align="right",
-            )
-            _draw_text(
-                c, left + 45 * mm, y, player.name, f.regular, CARD_SEAT_SIZE, 130 * mm, minimum=12
-            )
+            _draw_text(c, left, y, f"{player.seat}.", CARD_CHAIR)
+            _draw_text(c, left + 38 * mm, y, str(player.start_number), CARD_NUMBER)
+            _draw_text(c, left + 43 * mm, y, player.name, CARD_NAME, 140 * mm)
             role = role_text(player)
             if role:
-                _draw_text(
-                    c,
-                    width - MARGIN - 20 * mm,
-                    y,
-                    role,
-                    f.regular,
-                    CARD_SEAT_SIZE - 6,
-                    align="right",
-                    color=GREY,
-                )
+                _draw_text(c, width - MARGIN - CARD_INSET, y, role, CARD_ROLE)
             y -= CARD_SEAT_LINE
