@@ -27,6 +27,33 @@ RULE_FIELD_LABELS = {
     "opponents_half_bid_on_lost": _("Verlorenes Spiel: Gegenspieler erhalten den halben Reizwert"),
     "double_familie_counts_twice": _("Doppelte Familie zählt doppelt"),
 }
+RULE_CHOICES = {
+    "conceded_opponent_mode": (
+        _("Abgeschrieben: Gegenspieler erhalten"),
+        [
+            ("half_bid", _("halben Reizwert (auf 10 aufgerundet) + Meldung")),
+            ("per_player", _("Meldung + Bonus je Spieler am Tisch")),
+        ],
+    ),
+    "trick_rounding": (
+        _("Stiche runden"),
+        [("round10", _("auf 10 (ab 5 aufrunden)")), ("none", _("nicht runden"))],
+    ),
+    "tie_breaks": (
+        _("Gleichstand entscheiden nach"),
+        [
+            ("declarer_wins,best_round", _("gewonnenen Spielen, dann bestem Durchgang")),
+            ("best_round,declarer_wins", _("bestem Durchgang, dann gewonnenen Spielen")),
+            ("declarer_wins", _("gewonnenen Spielen")),
+            ("", _("nichts (geteilter Platz)")),
+        ],
+    ),
+}
+GAMES_LABELS = {
+    "three": _("Spiele je Durchgang am Dreiertisch"),
+    "pairs": _("Spiele je Durchgang am Paartisch"),
+    "four_sitout": _("Spiele je Durchgang am Vierertisch (Geber setzt aus)"),
+}
 
 
 class TournamentForm(forms.ModelForm):
@@ -46,6 +73,7 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rounds"].widget.attrs.update(min=1, max=6)
+        self.original_preset = self.instance.preset if self.instance.pk else None
         rules = self.instance.rules() if self.instance.pk else PRESETS["ejl"]
         defaults = rules.to_dict()
         for key, label in RULE_FIELD_LABELS.items():
@@ -55,7 +83,23 @@ class TournamentForm(forms.ModelForm):
                     label=label, required=False, initial=value
                 )
             elif isinstance(value, int):
-                self.fields[f"rule_{key}"] = forms.IntegerField(label=label, initial=value)
+                self.fields[f"rule_{key}"] = forms.IntegerField(
+                    label=label, initial=value, required=False
+                )
+        for key, (label, choices) in RULE_CHOICES.items():
+            value = defaults[key]
+            initial = ",".join(value) if isinstance(value, list) else value
+            self.fields[f"rule_{key}"] = forms.ChoiceField(
+                label=label, choices=choices, initial=initial, required=False
+            )
+        for kind, label in GAMES_LABELS.items():
+            self.fields[f"rule_games_{kind}"] = forms.IntegerField(
+                label=label,
+                initial=defaults["games_per_round"][kind],
+                min_value=1,
+                max_value=40,
+                required=False,
+            )
         if self.instance.pk:
             self.fields["competitions"].initial = list(
                 self.instance.competitions.values_list("mode", flat=True)
@@ -70,12 +114,23 @@ class TournamentForm(forms.ModelForm):
     def rule_overrides(self) -> dict[str, object]:
         """The rule fields that differ from the chosen preset (kept in Tournament.rules_json)."""
         preset = PRESETS[self.cleaned_data["preset"]].to_dict()
-        overrides = {}
-        for key in RULE_FIELD_LABELS:
+        # A field counts when the organiser changed what the form showed, or, for a tournament
+        # whose preset stays, when it still differs from the preset (an earlier change).
+        keep_old = self.original_preset == self.cleaned_data["preset"]
+        wanted: dict[str, object] = {}
+        for key in [*RULE_FIELD_LABELS, *RULE_CHOICES, *(f"games_{k}" for k in GAMES_LABELS)]:
             name = f"rule_{key}"
-            if name in self.cleaned_data and self.cleaned_data[name] != preset.get(key):
-                overrides[key] = self.cleaned_data[name]
-        return overrides
+            value = self.cleaned_data.get(name)
+            if value is None or value == "" and key != "tie_breaks":
+                continue
+            if name in self.changed_data or keep_old:
+                wanted[key] = value
+        if "tie_breaks" in wanted:
+            wanted["tie_breaks"] = [k for k in str(wanted["tie_breaks"]).split(",") if k]
+        games = {k: wanted.pop(f"games_{k}") for k in GAMES_LABELS if f"games_{k}" in wanted}
+        if games:
+            wanted["games_per_round"] = {**preset["games_per_round"], **games}
+        return {k: v for k, v in wanted.items() if v != preset.get(k)}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

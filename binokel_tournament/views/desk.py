@@ -51,9 +51,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
+    before = {"preset": t.preset, "rules": t.rules().to_dict(), "rounds": t.rounds}
     form = TournamentForm(request.POST or None, instance=t)
     if request.method == "POST" and form.is_valid():
-        before = {"rules": t.rules().to_dict(), "rounds": t.rounds}
         with transaction.atomic():
             t = form.save(commit=False)
             t.rules_json = form.rule_overrides()
@@ -67,7 +67,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 "tournament.edit",
                 t,
                 before,
-                {"rules": t.rules().to_dict(), "rounds": t.rounds},
+                {"preset": t.preset, "rules": t.rules().to_dict(), "rounds": t.rounds},
             )
         messages.success(request, _("Gespeichert."))
         return redirect("desk:dashboard", slug=t.slug)

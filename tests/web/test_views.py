@@ -173,33 +173,53 @@ def test_beamer_pages_through_long_lists(client, db):
     assert "url=?page=1" in page3
 
 
+def form_defaults() -> dict[str, object]:
+    """What the browser posts for an untouched tournament form."""
+    from binokel_tournament.forms import TournamentForm
+
+    data: dict[str, object] = {"preset": "ejl", "public_pages": "on"}
+    for name, field in TournamentForm().fields.items():
+        if field.initial is True:
+            data[name] = "on"
+        elif field.initial not in (None, False):
+            data[name] = field.initial
+    return data
+
+
 def test_tournament_setup_with_a_changed_rule(desk_client):
-    response = desk_client.post(
-        reverse("desk:tournament_new"),
-        {
-            "name": "Herbstbinokel",
-            "date": "2026-11-28",
-            "venue": "Gemeindehaus",
-            "preset": "ejl",
-            "rounds": "3",
-            "competitions": ["singles"],
-            "public_pages": "on",
-            "rule_min_bid": "150",
-            "rule_bid_step": "10",
-            "rule_lost_factor": "3",
-            "rule_conceded_declarer_factor": "1",
-            "rule_conceded_bonus_per_player": "10",
-            "rule_durch_won": "1000",
-            "rule_durch_lost_factor": "2",
-            "rule_rundlauf_value": "240",
-            "rule_rundlauf_with_familie_value": "200",
-            "rule_meld_needs_trick": "on",
-            "rule_double_familie_counts_twice": "on",
-        },
-    )
+    data = {
+        **form_defaults(),
+        "name": "Herbstbinokel",
+        "date": "2026-11-28",
+        "venue": "Gemeindehaus",
+        "rounds": "3",
+        "competitions": ["singles"],
+        "rule_lost_factor": "3",
+        "rule_games_three": "15",
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     from binokel_tournament.models import Tournament
 
     t = Tournament.objects.get(name="Herbstbinokel")
-    assert t.rules().lost_factor == 3 and t.rules_json == {"lost_factor": 3}
+    assert t.rules().lost_factor == 3 and t.rules().games_for("three") == 15
+    assert t.rules_json == {
+        "lost_factor": 3,
+        "games_per_round": {"three": 15, "pairs": 12, "four_sitout": 16},
+    }
     assert list(t.competitions.values_list("mode", flat=True)) == ["singles"]
+
+
+def test_switching_the_preset_does_not_keep_the_old_presets_values(desk_client, tournament):
+    data = {
+        **form_defaults(),
+        "name": tournament.name,
+        "rounds": "3",
+        "preset": "klassisch",
+        "competitions": ["singles", "pairs"],
+    }
+    response = desk_client.post(reverse("desk:tournament_edit", args=[tournament.slug]), data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.preset == "klassisch" and tournament.rules_json == {}
+    assert tournament.rules().conceded_opponent_mode == "per_player"

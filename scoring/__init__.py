@@ -1,0 +1,60 @@
+"""Pure-Python Binokel scoring engine: rule sets, validation, game scoring and meld sets.
+
+It never imports Django; the web app calls it with plain frozen dataclasses. See RULES.md.
+"""
+
+from scoring.engine import score_game, validate_game
+from scoring.errors import EngineError, FieldError, ScoringError, translate
+from scoring.melds import (
+    EYES,
+    Card,
+    MeldCounts,
+    Rank,
+    Suit,
+    Witness,
+    achievable_pair_totals,
+    achievable_totals,
+    best_trump,
+    find_witness,
+    full_deck,
+    hand_meld_total,
+    hand_melds,
+    meld_total,
+    nearest_totals,
+    witness,
+)
+from scoring.model import GameInput, GameKind, GameResult, PartyInput
+from scoring.rules import EJL, PRESETS, RuleSet, get_preset
+
+__all__ = [
+    "EJL",
+    "EYES",
+    "PRESETS",
+    "Card",
+    "EngineError",
+    "FieldError",
+    "GameInput",
+    "GameKind",
+    "GameResult",
+    "MeldCounts",
+    "PartyInput",
+    "Rank",
+    "RuleSet",
+    "ScoringError",
+    "Suit",
+    "Witness",
+    "achievable_pair_totals",
+    "achievable_totals",
+    "best_trump",
+    "find_witness",
+    "full_deck",
+    "get_preset",
+    "hand_meld_total",
+    "hand_melds",
+    "meld_total",
+    "nearest_totals",
+    "score_game",
+    "translate",
+    "validate_game",
+    "witness",
+]

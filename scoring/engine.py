@@ -1,0 +1,302 @@
+"""Validating and scoring one game (RULES.md, "Scoring one game" and "What an entry must satisfy").
+
+``validate_game`` returns every problem of an entry, each addressed to its field; it never
+raises. ``score_game`` raises ``ScoringError`` with those problems, or returns the points.
+
+Decisions beyond RULES.md (each documented where it is made):
+
+* An empty meld counts as 0; empty tricks of a played game or a Durch count as 0 (the trick sum
+  must still be 250). A 0 where "nothing is entered" is required (tricks of a conceded game,
+  melds of a Durch) is accepted.
+* A party "took a trick" when its tricks are > 0; the declarer may be marked ``took_trick=False``
+  explicitly, then its tricks are only the 4 pressed cards (at most 44 eyes). ``took_trick`` on
+  any party must agree with its tricks (True needs tricks > 0; False on an opponent needs 0).
+* Rule 13 for a revoking opponent looks at the tricks it actually took: its tricks then count 0
+  but its meld stays (rule 7).
+* A Durch is won when the declarer took every trick (tricks 250) and did not revoke.
+* ``opponents_half_bid_on_lost`` (preisbinokel) applies to every lost game, a lost Durch too.
+* ``per_player`` conceded bonus: the players of the game are 3 for three parties (also the three
+  active players of a 4-table whose dealer sits out: the classic rule gives 30 there too) and 4
+  for two pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring import messages as M
+from scoring.errors import FieldError, ScoringError
+from scoring.melds import (
+    achievable_pair_totals,
+    achievable_totals,
+    nearest_totals,
+)
+from scoring.model import GameInput, GameKind, GameResult, PartyInput
+from scoring.rules import EJL, RuleSet
+
+TOTAL_EYES = 250
+MAX_PRESSED_EYES = 44  # 4 pressed cards, at most 4 Asse
+HAND_CARDS = 12  # a player's hand at a 3-table (and the active players of a 4-table)
+PLAYERS = {3: 3, 2: 4}  # parties -> players in the game
+
+
+def round10(eyes: int) -> int:
+    """To the nearest multiple of 10, a remainder of 5 rounds up (74 -> 70, 75 -> 80)."""
+    return (eyes + 5) // 10 * 10
+
+
+def ceil10(value: int) -> int:
+    """Up to a multiple of 10 (85 -> 90, 80 -> 80)."""
+    return -(-value // 10) * 10
+
+
+def half_bid(bid: int) -> int:
+    """Half the bid rounded up to 10 (rule 6): 170 -> 90."""
+    return ceil10(-(-bid // 2))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: object) -> GameKind | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return GameKind(value)
+    except ValueError:
+        return None
+
+
+# --- validation --------------------------------------------------------------------------------
+def validate_game(game: GameInput, rules: RuleSet = EJL) -> list[FieldError]:
+    """Every problem of one game entry, addressed to its field; an empty list when it is valid."""
+    errors: list[FieldError] = []
+    kind = _kind(game.kind)
+    if kind is None:
+        errors.append(FieldError.of("kind", M.UNKNOWN_KIND, value=game.kind))
+
+    parties: Sequence[PartyInput] = game.parties
+    count = len(parties)
+    shape_ok = count in PLAYERS
+
+    declarer: int | None = None
+    if game.declarer is None:
+        errors.append(FieldError.of("declarer", M.DECLARER_MISSING))
+    elif not _is_int(game.declarer):
+        errors.append(FieldError.of("declarer", M.NOT_AN_INTEGER))
+    elif not 0 <= game.declarer < count:
+        errors.append(FieldError.of("declarer", M.DECLARER_RANGE, value=game.declarer, count=count))
+    else:
+        declarer = game.declarer
+
+    revoked_errors: list[FieldError] = []
+    revoked = _check_revoked(game.revoked, count, kind, revoked_errors)
+
+    errors.extend(_check_bid(game, kind, declarer, revoked, rules))
+    if not shape_ok:
+        errors.append(FieldError.of("parties", M.PARTY_COUNT, count=count))
+
+    tricks_ok = True
+    trick_sum = 0
+    for i, party in enumerate(parties):
+        errors.extend(_check_meld(party.meld, f"parties[{i}].meld", kind, count, rules))
+        tricks = party.tricks
+        field = f"parties[{i}].tricks"
+        if tricks is None:
+            pass
+        elif not _is_int(tricks):
+            errors.append(FieldError.of(field, M.NOT_AN_INTEGER))
+            tricks_ok = False
+        elif kind is GameKind.CONCEDED:
+            if tricks != 0:
+                errors.append(FieldError.of(field, M.TRICKS_IN_CONCEDED))
+        elif not 0 <= tricks <= TOTAL_EYES:
+            errors.append(FieldError.of(field, M.TRICKS_RANGE, tricks=tricks))
+            tricks_ok = False
+        else:
+            trick_sum += tricks
+        errors.extend(_check_took_trick(party, i, kind, declarer))
+
+    if kind in (GameKind.PLAYED, GameKind.DURCH) and tricks_ok and trick_sum != TOTAL_EYES:
+        errors.append(FieldError.of("parties", M.TRICKS_SUM, total=trick_sum))
+    errors.extend(revoked_errors)
+    return errors
+
+
+def _check_revoked(
+    revoked: object, count: int, kind: GameKind | None, errors: list[FieldError]
+) -> frozenset[int]:
+    """Report problems of ``revoked`` into ``errors``; return the valid party numbers in it."""
+    if not isinstance(revoked, (tuple, list)):
+        errors.append(FieldError.of("revoked", M.NOT_A_LIST))
+        return frozenset()
+    seen: set[int] = set()
+    for value in revoked:
+        if not _is_int(value):
+            errors.append(FieldError.of("revoked", M.NOT_AN_INTEGER))
+        elif not 0 <= value < count:
+            errors.append(FieldError.of("revoked", M.REVOKED_UNKNOWN, value=value))
+        elif value in seen:
+            errors.append(FieldError.of("revoked", M.REVOKED_TWICE, value=value))
+        else:
+            seen.add(value)
+    if kind is GameKind.CONCEDED and revoked:
+        errors.append(FieldError.of("revoked", M.REVOKED_IN_CONCEDED))
+    return frozenset(seen)
+
+
+def _check_bid(
+    game: GameInput,
+    kind: GameKind | None,
+    declarer: int | None,
+    revoked: frozenset[int],
+    rules: RuleSet,
+) -> list[FieldError]:
+    bid = game.bid
+    if bid is None:
+        if kind is GameKind.DURCH:
+            # A won Durch needs no bid; a lost one costs durch_lost_factor x bid.
+            if declarer is not None and _durch_lost(game, declarer, revoked):
+                return [
+                    FieldError.of("bid", M.BID_MISSING_LOST_DURCH, factor=rules.durch_lost_factor)
+                ]
+            return []
+        return [FieldError.of("bid", M.BID_MISSING)]
+    if not _is_int(bid):
+        return [FieldError.of("bid", M.NOT_AN_INTEGER)]
+    errors = []
+    if bid < rules.min_bid:
+        errors.append(FieldError.of("bid", M.BID_TOO_LOW, min_bid=rules.min_bid, bid=bid))
+    if bid % rules.bid_step:
+        errors.append(FieldError.of("bid", M.BID_STEP, step=rules.bid_step, bid=bid))
+    return errors
+
+
+def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int]) -> bool:
+    """Whether a Durch is known to be lost (False when the entry is too broken to tell)."""
+    party = game.parties[declarer]
+    if declarer in revoked or party.took_trick is False:
+        return True
+    tricks = party.tricks
+    return (tricks is None or _is_int(tricks)) and (tricks or 0) != TOTAL_EYES
+
+
+def _check_meld(
+    meld: object, field: str, kind: GameKind | None, count: int, rules: RuleSet
+) -> list[FieldError]:
+    if meld is None:
+        return []
+    if not _is_int(meld):
+        return [FieldError.of(field, M.NOT_AN_INTEGER)]
+    assert isinstance(meld, int)
+    if kind is GameKind.DURCH:
+        return [] if meld == 0 else [FieldError.of(field, M.MELD_IN_DURCH)]
+    if meld < 0:
+        return [FieldError.of(field, M.MELD_NEGATIVE, meld=meld)]
+    if meld % 10:
+        return [FieldError.of(field, M.MELD_STEP, meld=meld)]
+    if count not in PLAYERS:
+        return []
+    is_pair = count == 2
+    allowed = achievable_pair_totals(rules) if is_pair else achievable_totals(HAND_CARDS, rules)
+    if meld in allowed:
+        return []
+    below, above = nearest_totals(meld, None if is_pair else HAND_CARDS, rules)
+    if above is None:
+        msgid = M.MELD_IMPOSSIBLE_PAIR_MAX if is_pair else M.MELD_IMPOSSIBLE_HAND_MAX
+        return [FieldError.of(field, msgid, meld=meld, highest=below)]
+    msgid = M.MELD_IMPOSSIBLE_PAIR if is_pair else M.MELD_IMPOSSIBLE_HAND
+    return [FieldError.of(field, msgid, meld=meld, below=below, above=above)]
+
+
+def _check_took_trick(
+    party: PartyInput, index: int, kind: GameKind | None, declarer: int | None
+) -> list[FieldError]:
+    took = party.took_trick
+    field = f"parties[{index}].took_trick"
+    if took is None:
+        return []
+    if not isinstance(took, bool):
+        return [FieldError.of(field, M.NOT_A_BOOLEAN)]
+    if kind is GameKind.CONCEDED:
+        return [FieldError.of(field, M.TOOK_TRICK_IN_CONCEDED)]
+    tricks = party.tricks
+    if tricks is not None and not (_is_int(tricks) and 0 <= tricks <= TOTAL_EYES):
+        return []  # reported on the tricks already
+    eyes = tricks or 0
+    if took and eyes == 0:
+        return [FieldError.of(field, M.TOOK_TRICK_BUT_NO_EYES)]
+    if not took:
+        if declarer is None:
+            return []
+        if index == declarer and eyes > MAX_PRESSED_EYES:
+            return [FieldError.of(field, M.TOOK_TRICK_PRESSED_ONLY, tricks=eyes)]
+        if index != declarer and eyes > 0:
+            return [FieldError.of(field, M.NO_TRICK_BUT_EYES, tricks=eyes)]
+    return []
+
+
+# --- scoring -----------------------------------------------------------------------------------
+def score_game(game: GameInput, rules: RuleSet = EJL) -> GameResult:
+    """The points of every party; raises ScoringError (every problem) if the entry is invalid."""
+    errors = validate_game(game, rules)
+    if errors:
+        raise ScoringError(errors)
+    return _score_valid(game, rules)
+
+
+def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
+    parties = game.parties
+    declarer = game.declarer
+    assert declarer is not None
+    count = len(parties)
+    melds = [party.meld or 0 for party in parties]
+    tricks = [party.tricks or 0 for party in parties]
+    bid = game.bid or 0
+    kind = GameKind(game.kind)
+
+    if kind is GameKind.CONCEDED:
+        if rules.conceded_opponent_mode == "per_player":
+            bonus = rules.conceded_bonus_per_player * PLAYERS[count]
+        else:
+            bonus = half_bid(bid)
+        points = [meld + bonus for meld in melds]
+        points[declarer] = -rules.conceded_declarer_factor * bid
+        return GameResult(tuple(points), False)
+
+    counted = round10 if rules.trick_rounding == "round10" else _exact
+    revoked = set(game.revoked)
+    # A revoking opponent's tricks count 0 (rule 7).
+    trick_points = [0 if i in revoked else counted(s) for i, s in enumerate(tricks)]
+    lost_bonus = half_bid(bid) if rules.opponents_half_bid_on_lost else 0
+
+    if kind is GameKind.DURCH:
+        won = declarer not in revoked and tricks[declarer] == TOTAL_EYES
+        if won:
+            points = [0] * count
+            points[declarer] = rules.durch_won
+        else:
+            points = [p + lost_bonus for p in trick_points]
+            points[declarer] = -rules.durch_lost_factor * bid
+        return GameResult(tuple(points), won)
+
+    took_trick = [s > 0 for s in tricks]
+    if parties[declarer].took_trick is not None:
+        took_trick[declarer] = bool(parties[declarer].took_trick)
+    # Rule 13: a party that took no trick loses its meld.
+    kept = [
+        meld if took or not rules.meld_needs_trick else 0
+        for meld, took in zip(melds, took_trick, strict=True)
+    ]
+    # Rule 11: won or lost is decided on the exact eyes; rule 7: a revoking declarer loses.
+    won = declarer not in revoked and kept[declarer] + tricks[declarer] >= bid
+    points = [kept[i] + trick_points[i] + (0 if won else lost_bonus) for i in range(count)]
+    points[declarer] = (
+        kept[declarer] + counted(tricks[declarer]) if won else -rules.lost_factor * bid
+    )
+    return GameResult(tuple(points), won)
+
+
+def _exact(eyes: int) -> int:
+    return eyes

@@ -1,0 +1,119 @@
+"""Every user-facing msgid of the scoring engine, in one place.
+
+The msgids are English (the English text *is* the msgid); the German text lives in
+``scoring/locale/de/LC_MESSAGES/engines.po``. A test checks that every constant here has a German
+translation there, so a new message cannot ship untranslated.
+"""
+
+from __future__ import annotations
+
+from scoring.errors import N_
+
+# --- reading input (JSON shapes, types) --------------------------------------------------------
+INVALID_JSON = N_("The input is not valid JSON ({detail}).")
+NOT_AN_OBJECT = N_("Expected an object with named fields.")
+NOT_A_LIST = N_("Expected a list.")
+NOT_AN_INTEGER = N_("Expected a whole number.")
+NOT_A_BOOLEAN = N_("Expected true or false.")
+NOT_TEXT = N_("Expected a text.")
+UNKNOWN_FIELD = N_('Unknown field "{name}".')
+REQUIRED = N_("This field is required.")
+RULES_FILE_UNREADABLE = N_("The rule set file cannot be read ({detail}).")
+
+# --- one game ----------------------------------------------------------------------------------
+UNKNOWN_KIND = N_('Unknown game kind "{value}"; use played, conceded or durch.')
+PARTY_COUNT = N_(
+    "A game has 3 players (12 cards each) or 2 pairs (pair table), not {count} parties."
+)
+DECLARER_MISSING = N_("Enter the declarer.")
+DECLARER_RANGE = N_("There is no party {value}; the declarer must be one of the {count} parties.")
+BID_MISSING = N_("Enter the bid.")
+BID_MISSING_LOST_DURCH = N_("A lost Durch costs {factor} × the bid: enter the bid.")
+BID_TOO_LOW = N_("The bid must be at least {min_bid} (now {bid}).")
+BID_STEP = N_("The bid must be a multiple of {step} (now {bid}).")
+MELD_IN_DURCH = N_("A Durch has no melds: leave the meld empty.")
+MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
+MELD_STEP = N_("The meld must be a multiple of 10 (now {meld}).")
+MELD_IMPOSSIBLE_HAND = N_(
+    "No 12-card hand can show a meld of {meld}; the nearest possible totals are {below} and "
+    "{above}."
+)
+MELD_IMPOSSIBLE_HAND_MAX = N_(
+    "No 12-card hand can show a meld of {meld}; the highest possible total is {highest}."
+)
+MELD_IMPOSSIBLE_PAIR = N_(
+    "Two partners with 9 cards each cannot show {meld} together; the nearest possible totals "
+    "are {below} and {above}."
+)
+MELD_IMPOSSIBLE_PAIR_MAX = N_(
+    "Two partners with 9 cards each cannot show {meld} together; the highest possible total "
+    "is {highest}."
+)
+TRICKS_RANGE = N_("The tricks must be between 0 and 250 (now {tricks}).")
+TRICKS_SUM = N_("The tricks of all parties must add up to 250 (now {total}).")
+TRICKS_IN_CONCEDED = N_("A conceded game has no tricks: leave the tricks empty.")
+TOOK_TRICK_IN_CONCEDED = N_("A conceded game is not played: do not mark whether a trick was taken.")
+TOOK_TRICK_PRESSED_ONLY = N_(
+    "A declarer who took no trick has only the 4 pressed cards, at most 44 eyes (now {tricks})."
+)
+TOOK_TRICK_BUT_NO_EYES = N_("Marked as having taken a trick, but the tricks are 0.")
+NO_TRICK_BUT_EYES = N_(
+    "Marked as having taken no trick, but the tricks are {tricks}; without a trick only the "
+    "declarer's pressed cards count."
+)
+REVOKED_UNKNOWN = N_("There is no party {value} that could have revoked.")
+REVOKED_TWICE = N_("Party {value} is marked as revoked more than once.")
+REVOKED_IN_CONCEDED = N_("A conceded game is not played, so nobody can revoke.")
+
+# --- rule sets ---------------------------------------------------------------------------------
+UNKNOWN_RULE = N_('There is no rule called "{name}".')
+UNKNOWN_PRESET = N_('Unknown rule set "{name}"; choose one of: {choices}.')
+MUST_BE_AT_LEAST = N_("Must be at least {min} (now {value}).")
+MUST_BE_MULTIPLE_OF_10 = N_("Must be a multiple of 10 (now {value}).")
+MUST_BE_ONE_OF = N_('Must be one of: {choices} (now "{value}").')
+MUST_NOT_BE_EMPTY = N_("Must not be empty.")
+UNKNOWN_TABLE_KIND = N_('Unknown table kind "{kind}"; use three, pairs or four_sitout.')
+TABLE_KINDS_MISSING = N_("Games per round are missing for: {kinds}.")
+DUPLICATE_ENTRY = N_('"{value}" appears more than once.')
+
+# --- cards and melds ---------------------------------------------------------------------------
+UNKNOWN_CARD = N_('Unknown card "{label}".')
+TOO_MANY_COPIES = N_("A hand can hold at most two copies of {card}.")
+COUNT_NEGATIVE = N_("A count cannot be negative (now {value}).")
+HAND_SIZE = N_("A hand has 0 to 40 cards (now {cards}).")
+NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
+
+# --- describing a rule set (printed on score sheets) -------------------------------------------
+DESCRIBE_BID = N_("Bid: at least {min_bid}, in steps of {step}.")
+DESCRIBE_WON = N_("Won game: the declarer scores meld + tricks.")
+DESCRIBE_LOST = N_("Lost game: −{factor} × bid.")
+DESCRIBE_OPPONENTS = N_("Opponents always score meld + tricks.")
+DESCRIBE_OPPONENTS_HALF_BID = N_(
+    "Opponents score meld + tricks; when the declarer loses, also half the bid (rounded up to 10)."
+)
+DESCRIBE_CONCEDED_HALF_BID = N_(
+    "Conceded: declarer −{factor} × bid; each opponent meld + half the bid (rounded up to 10)."
+)
+DESCRIBE_CONCEDED_PER_PLAYER = N_(
+    "Conceded: declarer −{factor} × bid; each opponent meld + {bonus} per player at the table."
+)
+DESCRIBE_DURCH = N_("Durch: +{won} when won, −{factor} × bid when lost.")
+DESCRIBE_ROUND10 = N_(
+    "Tricks are rounded to 10 (5 rounds up); won or lost is decided on the exact eyes."
+)
+DESCRIBE_NO_ROUNDING = N_("Tricks count exactly, without rounding.")
+DESCRIBE_MELD_NEEDS_TRICK = N_("Without a trick the meld is lost.")
+DESCRIBE_MELD_WITHOUT_TRICK = N_("The meld counts even without a trick.")
+DESCRIBE_REVOKE = N_("Revoked: the declarer loses the game; an opponent's tricks count 0.")
+DESCRIBE_RUNDLAUF = N_("Rundlauf {value}; with a Familie {with_familie} + the Familie.")
+DESCRIBE_DOUBLE_FAMILIE_TWICE = N_("A double Familie counts as two Familien.")
+DESCRIBE_DOUBLE_FAMILIE_ONCE = N_("A double Familie counts as one Familie and one Paar.")
+DESCRIBE_ROUNDS = N_(
+    "{rounds} rounds; games per round: {three} at 3-tables, {pairs} at pair tables, "
+    "{four_sitout} at 4-tables with a sitting-out dealer."
+)
+DESCRIBE_TIES = N_("Ties: {order}, otherwise a shared place.")
+DESCRIBE_TIES_SHARED = N_("Ties: a shared place.")
+TIE_BREAK_THEN = N_(", then ")
+TIE_BREAK_DECLARER_WINS = N_("more games won as declarer")
+TIE_BREAK_BEST_ROUND = N_("the best single round")

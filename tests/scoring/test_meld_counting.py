@@ -1,0 +1,217 @@
+"""Counting the melds of one hand (RULES.md, "Melds"; rule 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import (
+    EJL,
+    EYES,
+    Card,
+    MeldCounts,
+    Rank,
+    RuleSet,
+    ScoringError,
+    Suit,
+    best_trump,
+    full_deck,
+    hand_meld_total,
+    hand_melds,
+    meld_total,
+)
+
+HERZ, SCHELLEN, KREUZ, SCHIPPEN = Suit.HERZ, Suit.SCHELLEN, Suit.KREUZ, Suit.SCHIPPEN
+
+
+def hand(text):
+    return [Card.from_label(label) for label in text.split()]
+
+
+RUNDLAUF = "♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O"
+
+
+# --- cards ------------------------------------------------------------------------------------
+def test_the_deck_has_40_cards_two_of_each():
+    deck = full_deck()
+    assert len(deck) == 40
+    assert len(set(deck)) == 20
+    assert all(deck.count(card) == 2 for card in deck)
+
+
+def test_the_cards_hold_240_eyes():
+    assert sum(EYES[card.rank] for card in full_deck()) == 240
+    assert [EYES[r] for r in Rank] == [11, 10, 4, 3, 2]
+
+
+@pytest.mark.parametrize(
+    ("card", "label"),
+    [
+        (Card(HERZ, Rank.KOENIG), "♥K"),
+        (Card(SCHELLEN, Rank.UNTER), "♦U"),
+        (Card(KREUZ, Rank.ZEHN), "♣10"),
+        (Card(SCHIPPEN, Rank.ASS), "♠A"),
+    ],
+)
+def test_card_labels_use_suit_symbols(card, label):
+    assert card.label() == label
+    assert Card.from_label(label) == card
+
+
+def test_unknown_card_label_is_an_error():
+    with pytest.raises(ScoringError):
+        Card.from_label("♥7")
+
+
+def test_a_hand_cannot_hold_a_card_three_times():
+    with pytest.raises(ScoringError) as info:
+        hand_melds(hand("♥K ♥K ♥K"), HERZ)
+    assert info.value.errors[0].field == "cards"
+    assert info.value.errors[0].text("en") == "A hand can hold at most two copies of ♥K."
+
+
+# --- single melds ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("cards", "trump", "total"),
+    [
+        ("♥K ♥O", SCHELLEN, 20),
+        ("♥K ♥O", HERZ, 40),
+        ("♥K ♥K ♥O ♥O", KREUZ, 40),
+        ("♥A ♥10 ♥K ♥O ♥U", KREUZ, 100),
+        ("♥A ♥10 ♥K ♥O ♥U", HERZ, 150),
+        ("♦U ♠O", HERZ, 40),
+        ("♦U ♦U ♠O ♠O", HERZ, 300),
+        ("♥U ♦U ♣U ♠U", HERZ, 40),
+        ("♥O ♦O ♣O ♠O", HERZ, 60),
+        ("♥K ♦K ♣K ♠K", HERZ, 80),
+        ("♥A ♦A ♣A ♠A", HERZ, 100),
+        ("♥A ♦A ♣A ♠A ♥A ♦A ♣A ♠A", HERZ, 1000),
+        ("♥10 ♦10 ♣10 ♠10", HERZ, 0),
+    ],
+)
+def test_meld_table(cards, trump, total):
+    assert hand_meld_total(hand(cards), trump) == total
+
+
+def test_familie_k_and_o_are_not_also_a_paar():
+    assert hand_melds(hand("♥A ♥10 ♥K ♥O ♥U"), HERZ) == MeldCounts(trump_familien=1)
+
+
+def test_familie_with_a_second_k_and_o_of_its_suit_adds_a_paar():
+    assert hand_meld_total(hand("♥A ♥10 ♥K ♥O ♥U ♥K ♥O"), HERZ) == 150 + 40
+
+
+def test_double_familie_counts_as_two_familien():
+    double = hand("♥A ♥10 ♥K ♥O ♥U") * 2
+    assert hand_melds(double, HERZ) == MeldCounts(trump_familien=2)
+    assert hand_meld_total(double, HERZ) == 300
+
+
+def test_double_familie_counting_once_is_a_rule():
+    double = hand("♥A ♥10 ♥K ♥O ♥U") * 2
+    rules = RuleSet(double_familie_counts_twice=False)
+    assert hand_meld_total(double, HERZ, rules) == 150 + 40
+
+
+def test_doppelbinokel_replaces_two_binokel():
+    assert hand_melds(hand("♦U ♦U ♠O ♠O"), HERZ) == MeldCounts(doppelbinokel=1)
+
+
+def test_eight_of_a_rank_replaces_four_of_that_rank():
+    assert hand_melds(hand("♥A ♦A ♣A ♠A") * 2, HERZ) == MeldCounts(acht_gleiche=1)
+
+
+def test_four_of_a_rank_with_one_suit_doubled_is_still_one_meld():
+    assert hand_meld_total(hand("♥A ♥A ♦A ♣A ♠A ♦A ♣A"), HERZ) == 100
+
+
+def test_a_card_serves_in_melds_of_different_kinds():
+    # ♠O is in the Binokel, the Schippen Paar and the 4 Ober
+    cards = hand("♦U ♠O ♠K ♥O ♣O ♦O")
+    assert hand_melds(cards, HERZ) == MeldCounts(paare=1, binokel=1, vier_ober=1)
+    assert hand_meld_total(cards, HERZ) == 40 + 20 + 60
+
+
+def test_eight_unter_with_a_schippen_ober_show_1040():
+    assert hand_meld_total(hand("♥U ♦U ♣U ♠U") * 2 + hand("♠O"), HERZ) == 1040
+
+
+# --- Rundlauf and rule 15 ----------------------------------------------------------------------
+@pytest.mark.parametrize("trump", list(Suit))
+def test_rundlauf_is_worth_240_whatever_the_trump(trump):
+    assert hand_melds(hand(RUNDLAUF), trump) == MeldCounts(rundlauf=1)
+    assert hand_meld_total(hand(RUNDLAUF), trump) == 240
+
+
+def test_rundlauf_with_a_trump_familie_is_200_plus_the_familie():
+    cards = hand(RUNDLAUF + " ♥A ♥10 ♥U")
+    assert hand_melds(cards, HERZ) == MeldCounts(trump_familien=1, rundlauf=1)
+    assert hand_meld_total(cards, HERZ) == 200 + 150
+
+
+def test_rundlauf_with_a_plain_familie_is_200_plus_the_familie():
+    cards = hand(RUNDLAUF + " ♥A ♥10 ♥U")
+    assert hand_meld_total(cards, SCHELLEN) == 200 + 100
+
+
+def test_rundlauf_with_an_extra_paar_counts_the_paar_too():
+    assert hand_meld_total(hand(RUNDLAUF + " ♣K ♣O"), HERZ) == 240 + 20
+
+
+def test_eight_koenige_with_four_ober_are_paare_not_a_rundlauf():
+    cards = hand("♥K ♦K ♣K ♠K") * 2 + hand("♥O ♦O ♣O ♠O")
+    assert hand_melds(cards, HERZ) == MeldCounts(
+        paare=3, trump_paare=1, vier_ober=1, acht_gleiche=1
+    )
+    assert hand_meld_total(cards, HERZ) == 1000 + 60 + 40 + 3 * 20
+
+
+def test_rundlauf_values_are_rules():
+    rules = RuleSet(rundlauf_value=300, rundlauf_with_familie_value=250)
+    assert hand_meld_total(hand(RUNDLAUF), HERZ, rules) == 300
+    assert hand_meld_total(hand(RUNDLAUF + " ♥A ♥10 ♥U"), HERZ, rules) == 250 + 150
+
+
+# --- meld_total: the desk's calculator of itemised melds ----------------------------------------
+@pytest.mark.parametrize(
+    ("counts", "total"),
+    [
+        (MeldCounts(), 0),
+        (MeldCounts(paare=2, trump_paare=1), 80),
+        (MeldCounts(familien=1, trump_familien=1), 250),
+        (MeldCounts(binokel=1, vier_unter=1, vier_ober=1, vier_koenige=1, vier_asse=1), 320),
+        (MeldCounts(doppelbinokel=1, acht_gleiche=1), 1300),
+        (MeldCounts(rundlauf=1), 240),
+        (MeldCounts(rundlauf=1, familien=1), 300),
+        (MeldCounts(rundlauf=1, trump_familien=1), 350),
+    ],
+)
+def test_meld_total_of_itemised_melds(counts, total):
+    assert meld_total(counts) == total
+
+
+def test_negative_counts_are_errors_addressed_to_the_meld():
+    with pytest.raises(ScoringError) as info:
+        meld_total(MeldCounts(paare=-1))
+    assert info.value.errors[0].field == "paare"
+
+
+def test_meld_counts_round_trip_through_a_dict():
+    counts = MeldCounts(paare=2, rundlauf=1, familien=1)
+    assert MeldCounts.from_dict(counts.to_dict()) == counts
+    with pytest.raises(ScoringError):
+        MeldCounts.from_dict({"paar": 1})
+
+
+# --- the best trump ----------------------------------------------------------------------------
+def test_best_trump_picks_the_suit_worth_most():
+    cards = hand("♥K ♥O ♣A ♣10 ♣K ♣O ♣U")
+    assert best_trump(cards) == (KREUZ, 150 + 20)
+    assert hand_meld_total(cards, HERZ) == 100 + 40
+
+
+def test_best_trump_of_a_hand_without_melds_is_the_first_suit():
+    assert best_trump(hand("♥10 ♦10 ♣A ♠U")) == (HERZ, 0)
+
+
+def test_hand_melds_accepts_the_suit_as_text():
+    assert hand_meld_total(hand("♥K ♥O"), "herz", EJL) == 40  # type: ignore[arg-type]

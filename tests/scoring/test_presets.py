@@ -1,0 +1,84 @@
+"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000) and preisbinokel."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import (
+    EJL,
+    PRESETS,
+    GameInput,
+    GameKind,
+    PartyInput,
+    RuleSet,
+    ScoringError,
+    get_preset,
+    score_game,
+)
+
+
+def score(rules, kind, declarer, bid, *parties):
+    game = GameInput(
+        GameKind(kind), declarer, bid, tuple(PartyInput(meld=m, tricks=t) for m, t in parties)
+    )
+    return score_game(game, rules).points
+
+
+def test_there_are_exactly_three_presets_named_after_their_key():
+    assert sorted(PRESETS) == ["ejl", "klassisch", "preisbinokel"]
+    assert all(rules.name == name for name, rules in PRESETS.items())
+
+
+def test_ejl_is_the_default_rule_set():
+    assert get_preset("ejl") == EJL == RuleSet()
+
+
+def test_unknown_preset_names_the_choices():
+    with pytest.raises(ScoringError) as info:
+        get_preset("schwäbisch")
+    error = info.value.errors[0]
+    assert error.field == "preset"
+    assert error.text("en") == (
+        'Unknown rule set "schwäbisch"; choose one of: ejl, klassisch, preisbinokel.'
+    )
+
+
+def test_klassisch_conceded_at_a_three_table_gives_meld_plus_30():
+    points = score(get_preset("klassisch"), "conceded", 0, 250, (None, None), (60, None), (0, None))
+    assert points == (-250, 90, 30)
+
+
+def test_klassisch_conceded_at_a_pair_table_gives_meld_plus_40():
+    assert score(get_preset("klassisch"), "conceded", 0, 250, (None, None), (60, None)) == (
+        -250,
+        100,
+    )
+
+
+def test_klassisch_scores_played_games_like_ejl():
+    game = ("played", 0, 200, (60, 152), (20, 58), (0, 40))
+    assert score(get_preset("klassisch"), *game) == score(EJL, *game) == (210, 80, 40)
+
+
+def test_preisbinokel_lost_game_gives_opponents_melds_tricks_and_half_the_bid():
+    points = score(get_preset("preisbinokel"), "played", 1, 250, (40, 65), (100, 143), (20, 42))
+    assert points == (110 + 130, -500, 60 + 130)
+
+
+def test_preisbinokel_won_game_gives_opponents_no_bonus():
+    points = score(get_preset("preisbinokel"), "played", 0, 200, (60, 152), (20, 58), (0, 40))
+    assert points == (210, 80, 40)
+
+
+def test_preisbinokel_plays_3_rounds_of_15_games():
+    rules = get_preset("preisbinokel")
+    assert rules.rounds == 3
+    assert rules.games_for("three") == 15
+    assert rules.games_for("pairs") == 15
+    # at a 4-table with a sitting-out dealer each player still plays 15 of the 20 games
+    assert rules.games_for("four_sitout") * 3 // 4 == 15
+
+
+def test_preisbinokel_conceded_game_is_scored_like_ejl():
+    game = ("conceded", 0, 170, (None, None), (40, None), (0, None))
+    assert score(get_preset("preisbinokel"), *game) == score(EJL, *game) == (-170, 130, 90)

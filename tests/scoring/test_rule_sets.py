@@ -1,0 +1,190 @@
+"""Rule sets: defaults, JSON round trip, field-addressed errors, descriptions."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from scoring import EJL, PRESETS, RuleSet, ScoringError
+
+
+def errors_of(data):
+    with pytest.raises(ScoringError) as info:
+        RuleSet.from_dict(data)
+    return {e.field: e.text("en") for e in info.value.errors}
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_survives_a_json_round_trip(name):
+    rules = PRESETS[name]
+    assert RuleSet.from_json(rules.to_json()) == rules
+    assert RuleSet.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
+
+
+def test_a_changed_rule_set_survives_a_json_round_trip():
+    rules = dataclasses.replace(
+        EJL,
+        name="Hausregel",
+        min_bid=200,
+        trick_rounding="none",
+        games_per_round=(("three", 9), ("pairs", 8), ("four_sitout", 12)),
+        tie_breaks=("best_round",),
+    )
+    assert RuleSet.from_json(rules.to_json()) == rules
+
+
+def test_json_shape_is_plain_objects_and_lists():
+    data = EJL.to_dict()
+    assert data["games_per_round"] == {"three": 12, "pairs": 12, "four_sitout": 16}
+    assert data["tie_breaks"] == ["declarer_wins", "best_round"]
+    assert data["name"] == "ejl"
+
+
+def test_missing_rules_keep_their_ejl_default():
+    assert RuleSet.from_dict({"min_bid": 200}) == dataclasses.replace(EJL, min_bid=200)
+    assert RuleSet.from_dict({}) == EJL
+
+
+def test_games_per_round_may_also_be_given_as_pairs():
+    rules = RuleSet.from_dict(
+        {"games_per_round": [["three", 15], ["pairs", 15], ["four_sitout", 20]]}
+    )
+    assert rules.games_for("three") == 15
+
+
+def test_ejl_defaults_match_rules_md():
+    assert (EJL.min_bid, EJL.bid_step, EJL.lost_factor) == (150, 10, 2)
+    assert (EJL.durch_won, EJL.durch_lost_factor) == (1000, 2)
+    assert (EJL.rundlauf_value, EJL.rundlauf_with_familie_value) == (240, 200)
+    assert EJL.conceded_opponent_mode == "half_bid"
+    assert EJL.meld_needs_trick and EJL.double_familie_counts_twice
+    assert not EJL.opponents_half_bid_on_lost
+    assert [EJL.games_for(kind) for kind in ("three", "pairs", "four_sitout")] == [12, 12, 16]
+    assert EJL.rounds == 3
+    assert EJL.tie_breaks == ("declarer_wins", "best_round")
+
+
+def test_unknown_table_kind_is_an_error():
+    with pytest.raises(ScoringError) as info:
+        EJL.games_for("five")
+    assert info.value.errors[0].field == "table_kind"
+
+
+def test_unknown_rules_and_wrong_types_are_all_reported_by_name():
+    assert errors_of(
+        {
+            "min_bid": "150",
+            "meld_needs_trick": 1,
+            "trick_rounding": 10,
+            "tie_breaks": "best_round",
+            "games_per_round": [1, 2],
+            "lost_factr": 2,
+        }
+    ) == {
+        "min_bid": "Expected a whole number.",
+        "meld_needs_trick": "Expected true or false.",
+        "trick_rounding": "Expected a text.",
+        "tie_breaks": "Expected a list.",
+        "games_per_round": "Expected an object with named fields.",
+        "lost_factr": 'There is no rule called "lost_factr".',
+    }
+
+
+def test_values_out_of_range_are_reported_by_name():
+    assert errors_of(
+        {
+            "bid_step": 0,
+            "lost_factor": -1,
+            "rundlauf_value": 245,
+            "conceded_opponent_mode": "half",
+            "rounds": 0,
+            "name": " ",
+            "games_per_round": {"three": 0, "six": 3},
+            "tie_breaks": ["best_round", "best_round"],
+        }
+    ) == {
+        "bid_step": "Must be at least 1 (now 0).",
+        "lost_factor": "Must be at least 0 (now -1).",
+        "rundlauf_value": "Must be a multiple of 10 (now 245).",
+        "conceded_opponent_mode": 'Must be one of: half_bid, per_player (now "half").',
+        "rounds": "Must be at least 1 (now 0).",
+        "name": "Must not be empty.",
+        "games_per_round.three": "Must be at least 1 (now 0).",
+        "games_per_round.six": 'Unknown table kind "six"; use three, pairs or four_sitout.',
+        "games_per_round": "Games per round are missing for: pairs, four_sitout.",
+        "tie_breaks[1]": '"best_round" appears more than once.',
+    }
+
+
+def test_building_an_invalid_rule_set_in_code_raises_too():
+    with pytest.raises(ScoringError) as info:
+        RuleSet(bid_step=0)
+    assert [e.field for e in info.value.errors] == ["bid_step"]
+
+
+def test_invalid_json_text_is_reported_on_the_empty_field():
+    with pytest.raises(ScoringError) as info:
+        RuleSet.from_json("{min_bid: 150")
+    assert info.value.errors[0].field == ""
+    assert info.value.errors[0].text("de").startswith("Die Eingabe ist kein gültiges JSON")
+
+
+def test_not_an_object():
+    assert errors_of([1]) == {"": "Expected an object with named fields."}
+
+
+def test_tie_breaks_other_than_the_known_ones_are_kept_for_the_standings_code():
+    rules = RuleSet(tie_breaks=("head_to_head", "declarer_wins"))
+    assert RuleSet.from_json(rules.to_json()).tie_breaks == ("head_to_head", "declarer_wins")
+    assert rules.describe("en")[-1] == (
+        "Ties: head_to_head, then more games won as declarer, otherwise a shared place."
+    )
+
+
+def test_ejl_description_in_german():
+    assert EJL.describe() == [
+        "Reizen: ab 150, in Schritten von 10.",
+        "Gewonnenes Spiel: Spielmacher erhält Meldung + Stiche.",
+        "Verlorenes Spiel: −2 × Reizwert.",
+        "Gegenspieler erhalten immer Meldung + Stiche.",
+        "Abgeschrieben: Spielmacher −1 × Reizwert; jeder Gegenspieler Meldung + halber Reizwert "
+        "(auf 10 aufgerundet).",
+        "Durch: gewonnen +1000, verloren −2 × Reizwert.",
+        "Stiche werden auf 10 gerundet (ab 5 aufwärts); über Gewinn oder Verlust entscheiden die "
+        "genauen Augen.",
+        "Ohne Stich verfällt das Gemeldete.",
+        "Verworfen: der Spielmacher verliert das Spiel; bei einem Gegenspieler zählen die Stiche "
+        "nicht.",
+        "Rundlauf 240; mit Familie 200 + Familie.",
+        "Eine doppelte Familie zählt als zwei Familien.",
+        "3 Durchgänge; Spiele je Durchgang: 12 am Dreiertisch, 12 am Vierertisch (Paare), 16 am "
+        "Vierertisch mit aussetzendem Geber.",
+        "Bei Punktgleichheit: mehr gewonnene Spiele als Spielmacher, dann der beste Durchgang, "
+        "sonst geteilter Platz.",
+    ]
+
+
+def test_description_follows_the_fields():
+    rules = RuleSet(
+        lost_factor=3,
+        trick_rounding="none",
+        meld_needs_trick=False,
+        double_familie_counts_twice=False,
+        tie_breaks=(),
+    )
+    lines = rules.describe("en")
+    assert "Lost game: −3 × bid." in lines
+    assert "Tricks count exactly, without rounding." in lines
+    assert "The meld counts even without a trick." in lines
+    assert "A double Familie counts as one Familie and one Paar." in lines
+    assert lines[-1] == "Ties: a shared place."
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_is_described_in_both_languages_with_no_untranslated_line(name):
+    german = PRESETS[name].describe("de")
+    english = PRESETS[name].describe("en")
+    assert len(german) == len(english) > 5
+    assert all(de != en for de, en in zip(german, english, strict=True))
