@@ -92,11 +92,11 @@ class Standings:
 
 
 def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
+    """The ranking after ``after_round`` (default: the last round with confirmed results)."""
     tournament = competition.tournament
     rules = tournament.rules()
     last = tournament.rounds if after_round is None else max(1, min(after_round, tournament.rounds))
-    rounds = list(range(1, last + 1))
-    results = (
+    results = list(
         PartyResult.objects.filter(
             entrant__competition=competition,
             game__sheet__status=SheetStatus.CONFIRMED,
@@ -110,6 +110,9 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
         )
         .order_by()
     )
+    if after_round is None and results:
+        last = max(item["round_number"] for item in results)
+    rounds = list(range(1, last + 1))
     entrants = list(competition.entrants.order_by("start_number"))
     rows = {
         e.pk: StandingRow(

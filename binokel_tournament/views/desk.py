@@ -296,7 +296,7 @@ def _sheet_context(
                 "kind": entries.get(f"g{row.number}-kind", "played"),
                 "declarer": entries.get(f"g{row.number}-declarer", ""),
                 "bid": entries.get(f"g{row.number}-bid", ""),
-                "dealer": entries.get(f"g{row.number}-dealer", str(row.dealer)),
+                "dealer": entries.get(f"g{row.number}-dealer", ""),
                 "notrick": bool(entries.get(f"g{row.number}-notrick")),
                 "messages": [m for ms in row.errors.values() for m in ms],
             }

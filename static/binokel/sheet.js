@@ -13,7 +13,8 @@
   function activeTricks(game) {
     var inputs = rowInputs(game, "input.tricks");
     if (kind === "four_sitout") {
-      var dealer = form.querySelector('[name="g' + game + '-dealer"]').value;
+      var dealerInput = form.querySelector('[name="g' + game + '-dealer"]');
+      var dealer = dealerInput ? (dealerInput.value || dealerInput.placeholder) : "";
       inputs = inputs.filter(function (i) { return i.dataset.col !== dealer; });
     }
     return inputs;
@@ -47,6 +48,15 @@
     var row = el.closest("tr.game");
     if (row) autofill(row.dataset.game);
   }, true);
+
+  // After each live check: the effective dealer of every game becomes the dealer field's hint.
+  document.body.addEventListener("htmx:afterSettle", function () {
+    form.querySelectorAll("[data-seat]").forEach(function (span) {
+      var game = span.id.split("-")[0].slice(1);
+      var input = form.querySelector('[name="g' + game + '-dealer"]');
+      if (input) input.placeholder = span.dataset.seat;
+    });
+  });
 
   form.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" || event.target.tagName === "BUTTON") return;

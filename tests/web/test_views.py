@@ -223,3 +223,10 @@ def test_switching_the_preset_does_not_keep_the_old_presets_values(desk_client, 
     tournament.refresh_from_db()
     assert tournament.preset == "klassisch" and tournament.rules_json == {}
     assert tournament.rules().conceded_opponent_mode == "per_player"
+
+
+def test_an_english_browser_still_gets_the_german_desk(desk_client, seated):
+    page = desk_client.get(
+        reverse("desk:seating", args=[seated.slug]), HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"
+    ).content.decode()
+    assert "wiederholte Begegnungen" in page
