@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from ..models import Competition, GameKind, Mode, PartyResult, SheetStatus, Tournament
+from ..models import (
+    Competition,
+    GameKind,
+    Mode,
+    PartyResult,
+    ScoreSheet,
+    SheetStatus,
+    Tournament,
+)
 from ..services.standings import compute_standings
 
 POINTS_FORMAT = "#,##0;[Red]-#,##0"
@@ -41,10 +50,19 @@ class RowTable:
         return [row[index] for row in self.rows]
 
 
+def rounds_played(competition: Competition) -> int:
+    """The last round with a confirmed score sheet in this competition (0: none yet)."""
+    top = ScoreSheet.objects.filter(
+        table__competition=competition, status=SheetStatus.CONFIRMED
+    ).aggregate(top=Max("table__round__number"))["top"]
+    return int(top or 0)
+
+
 def standings_rows(competition: Competition, after_round: int | None = None) -> RowTable:
     """One row per entrant in ranking order: place, start number, name(s), club, points per
-    round, total and the tie-break values in the order the rule set breaks ties."""
-    standings = compute_standings(competition, after_round)
+    round, total and the tie-break values in the order the rule set breaks ties. Without
+    ``after_round``: after the last round with confirmed results (all rounds before any)."""
+    standings = compute_standings(competition, after_round or rounds_played(competition) or None)
     pairs = competition.mode == Mode.PAIRS
     columns = [
         Column("place", _("Platz"), 7, INTEGER_FORMAT),

@@ -21,6 +21,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from scoring import RuleSet
+
 from ...models import GameKind, Table, TableKind
 from ...services.results import sheet_layout
 from ..base import ExportOptions
@@ -118,8 +120,8 @@ class SheetPlan:
         return self.players[2] if len(self.players) > 2 else ""
 
 
-def sheet_plan(table: Table) -> SheetPlan:
-    layout = sheet_layout(table, table.round.tournament.rules())
+def sheet_plan(table: Table, rules: RuleSet) -> SheetPlan:
+    layout = sheet_layout(table, rules)
     return SheetPlan(
         round_number=table.round.number,
         table_number=table.number,
@@ -196,7 +198,7 @@ class ScoreSheetsExporter(PdfExporter):
             by_round.setdefault(table.round.number, []).append(table)
         first = True
         for number, tables in by_round.items():
-            plans = [sheet_plan(t) for t in tables]
+            plans = [sheet_plan(t, rules) for t in tables]
             modes: dict[str, str] = {}
             for plan in plans:
                 modes.setdefault(plan.kind, plan.mode)
@@ -224,6 +226,7 @@ class ScoreSheetsExporter(PdfExporter):
         self._draw_head(c, plan, grid, head_top)
         self._draw_totals(c, plan, grid, body_bottom)
         self._draw_frame(c, plan, grid, head_top, totals_bottom)
+        self._draw_sitting_out(c, plan, grid, body_top, row)
         self._draw_signatures(c, plan, grid, totals_bottom)
         self._draw_rule_box(c, grid, rule_top, rule_lines)
         self._draw_legend(c, grid)
@@ -284,12 +287,6 @@ class ScoreSheetsExporter(PdfExporter):
             if game % 2 == 0:
                 c.setFillColor(LIGHT)
                 c.rect(grid.left, y, grid.right - grid.left, row, stroke=0, fill=1)
-            out = plan.sits_out(game)
-            if out is not None:
-                left = grid.party_left[out - 1]
-                c.setFillColor(LIGHT)
-                c.rect(left, y, grid.party_width, row, stroke=0, fill=1)
-                _draw_text(c, left + grid.party_width / 2, base, _("setzt aus"), HINT_CENTRE)
             _draw_text(c, x_game + GAME_WIDTH / 2, base, str(game), GAME_NUMBER)
             dealer = plan.dealer(game)
             if plan.players[dealer - 1]:
@@ -339,6 +336,28 @@ class ScoreSheetsExporter(PdfExporter):
         c.rect(grid.left, body_bottom, grid.right - grid.left, top - body_bottom, stroke=1, fill=0)
         c.line(grid.right, body_bottom, grid.right, bottom)
         c.line(grid.party_left[0], bottom, grid.right, bottom)
+
+    def _draw_sitting_out(
+        self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, row: float
+    ) -> None:
+        """At a 4-table, the dealer's party cells of each game are greyed: it sits out."""
+        inset = THICK / 2 + 0.3
+        for game in range(1, plan.games + 1):
+            out = plan.sits_out(game)
+            if out is None:
+                continue
+            left, y = grid.party_left[out - 1], top - game * row
+            c.setFillColor(LIGHT)
+            c.rect(
+                left + inset,
+                y + inset,
+                grid.party_width - 2 * inset,
+                row - 2 * inset,
+                stroke=0,
+                fill=1,
+            )
+            base = y + row / 2 - 1.3 * mm
+            _draw_text(c, left + grid.party_width / 2, base, _("setzt aus"), HINT_CENTRE)
 
     def _draw_signatures(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
         """A signature line under each party's total; the desk notes entry and check."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..base import ExportOptions
@@ -35,6 +36,7 @@ from .base import (
     where_url,
 )
 from .data import Player, TablePlan, load_tables, table_plan
+from .fonts import fonts
 
 # page header
 TITLE = Style("bold", 22)
@@ -64,6 +66,7 @@ ROLE = Style(size=9, color=GREY, align="right")
 # lists for the door
 LIST_HEAD = 7 * mm
 LIST_LINE = 7 * mm
+LIST_NEXT_LINE = 5.6 * mm  # a pair's second name
 LIST_TABLE_WIDTH = 18 * mm
 LIST_SEAT_WIDTH = 15 * mm
 LIST_HEAD_STYLE = Style("bold", 10)
@@ -97,6 +100,15 @@ def name_key(name: str) -> str:
     """Sort key for names: case and accents ignored (Ä with A, ß as ss)."""
     decomposed = unicodedata.normalize("NFKD", name.casefold().replace("ß", "ss"))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def name_lines(name: str, width: float) -> list[str]:
+    """A pair's names on two lines ("A /", "B") when they would have to shrink on one."""
+    font = fonts().regular
+    if " / " not in name or stringWidth(name, font, LIST_NAME.size * 0.85) <= width:
+        return [name]
+    first, second = name.split(" / ", 1)
+    return [f"{first} /", second]
 
 
 def role_text(player: Player) -> str:
@@ -240,8 +252,11 @@ class SeatingPlanExporter(PdfExporter):
         top = pages.start(title)
         column, y = 0, top - LIST_HEAD
         self._draw_list_head(pages, column, top)
+        name_width = pages.column_width - NUMBER_WIDTH - LIST_TABLE_WIDTH - LIST_SEAT_WIDTH
         for index, row in enumerate(rows):
-            if y - LIST_LINE < BOTTOM:
+            names = name_lines(row.name, name_width)
+            height = LIST_LINE + (len(names) - 1) * LIST_NEXT_LINE
+            if y - height < BOTTOM:
                 column += 1
                 if column == COLUMNS:
                     top = pages.start(title)
@@ -251,16 +266,17 @@ class SeatingPlanExporter(PdfExporter):
             x, width = pages.column_x(column), pages.column_width
             if index % 2 == 0:
                 c.setFillColor(LIGHT)
-                c.rect(x, y - LIST_LINE, width, LIST_LINE, stroke=0, fill=1)
+                c.rect(x, y - height, width, height, stroke=0, fill=1)
             base = y - LIST_LINE + 2.1 * mm
-            name_width = width - NUMBER_WIDTH - LIST_TABLE_WIDTH - LIST_SEAT_WIDTH
             table_x = x + width - LIST_SEAT_WIDTH - LIST_TABLE_WIDTH / 2
             seat_x = x + width - LIST_SEAT_WIDTH / 2
             _draw_text(c, x + NUMBER_WIDTH - 2 * mm, base, str(row.start_number), LIST_NUMBER)
-            _draw_text(c, x + NUMBER_WIDTH, base, row.name, LIST_NAME, name_width)
+            for line, text in enumerate(names):
+                line_y = base - line * LIST_NEXT_LINE
+                _draw_text(c, x + NUMBER_WIDTH, line_y, text, LIST_NAME, name_width)
             _draw_text(c, table_x, base, str(row.table), LIST_TABLE)
             _draw_text(c, seat_x, base, row.seats, LIST_SEAT, LIST_SEAT_WIDTH)
-            y -= LIST_LINE
+            y -= height
 
     def _draw_list_head(self, pages: _Pages, column: int, top: float) -> None:
         c = pages.c

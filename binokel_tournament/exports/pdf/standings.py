@@ -1,22 +1,25 @@
 """Standings per competition (after round N) and certificates (Urkunden) for the first places.
 The data comes from ``services.standings.compute_standings`` — the same ranking the desk and the
-public pages show."""
+public pages show. Without a round the standings are those after the last round with confirmed
+results, so columns of rounds not yet played do not print as zeros."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from ...models import Competition, Mode, ScoreSheet, SheetStatus
+from ...models import Competition, Mode
 from ...services.standings import StandingRow, Standings, compute_standings
 from ..base import ExportError, ExportOptions
+from ..rows import rounds_played
 from .base import (
     GREY,
     LANDSCAPE,
@@ -25,29 +28,43 @@ from .base import (
     PORTRAIT,
     TINT,
     PdfExporter,
+    Style,
     _draw_footer,
     _draw_text,
     number,
     tournament_details,
     tournament_line,
 )
+from .fonts import fonts
 
-# standings table (landscape)
-TITLE_SIZE = 24
+# standings table (landscape, posted on a wall)
+TITLE = Style("bold", 24)
+SUBTITLE = Style("bold", 14, align="right")
+DETAILS = Style(size=11, color=GREY)
 HEAD_HEIGHT = 26 * mm
-TABLE_HEAD = 8 * mm
+TABLE_HEAD = 10 * mm
+HEAD_SIZE = 10
 ROW = 7.2 * mm
 ROW_SIZE = 12.5
+CELL_PAD = 1.5 * mm
 PLACE_WIDTH = 17 * mm
 NUMBER_WIDTH = 14 * mm
 CLUB_WIDTH = 48 * mm
 ROUND_WIDTH = 19 * mm
 TOTAL_WIDTH = 25 * mm
-METRIC_WIDTH = 21 * mm
+METRIC_WIDTH = 22 * mm
 # certificates (portrait)
 BORDER_COLOUR = Color(0.18, 0.42, 0.28)
 OUTER_BORDER = 9 * mm
 INNER_BORDER = 12 * mm
+CERT_HEADING = Style("serif_bold", 56, color=BORDER_COLOUR, align="center")
+CERT_TOURNAMENT = Style("serif", 24, align="center")
+CERT_DETAILS = Style("serif", 14, color=GREY, align="center")
+CERT_COMPETITION = Style("serif", 20, align="center")
+CERT_NAME = Style("serif_bold", 34, align="center", minimum=16)
+CERT_TEXT = Style("serif", 18, align="center")
+CERT_PLACE = Style("serif_bold", 60, color=BORDER_COLOUR, align="center")
+CERT_SIGNATURE = Style("serif", 11, color=GREY)
 
 
 @dataclass(frozen=True)
@@ -57,6 +74,11 @@ class _Col:
     align: str
     bold: bool = False
     size: float = ROW_SIZE
+
+    def style(self) -> Style:
+        minimum = 6 if self.align == "right" else 7
+        font = "bold" if self.bold else "regular"
+        return Style(font, self.size, align=self.align, minimum=minimum)
 
 
 def competitions(exporter: PdfExporter, options: ExportOptions) -> list[Competition]:
@@ -70,28 +92,27 @@ def competitions(exporter: PdfExporter, options: ExportOptions) -> list[Competit
     return items
 
 
-def rounds_played(competition: Competition) -> int:
-    """The last round with a confirmed score sheet in this competition (0: none yet)."""
-    top = ScoreSheet.objects.filter(
-        table__competition=competition, status=SheetStatus.CONFIRMED
-    ).aggregate(top=Max("table__round__number"))["top"]
-    return int(top or 0)
-
-
-def standings_subtitle(competition: Competition, after_round: int | None) -> str:
-    played = rounds_played(competition)
+def standings_after(competition: Competition, options: ExportOptions) -> tuple[int | None, str]:
+    """The round the standings are taken after, and the subtitle saying so."""
     total = competition.tournament.rounds
-    if after_round is not None and after_round < total:
-        return _("Stand nach dem %(n)s. Durchgang") % {"n": after_round}
-    if played == 0:
-        return _("Noch keine bestätigten Ergebnisse")
-    if played < total:
-        return _("Stand nach dem %(n)s. Durchgang") % {"n": played}
-    return _("Endstand nach %(n)s Durchgängen") % {"n": total}
+    after = options.round_number or rounds_played(competition) or None
+    if after is None:
+        return None, _("Noch keine bestätigten Ergebnisse")
+    if after < total:
+        return after, _("Stand nach dem %(n)s. Durchgang") % {"n": after}
+    return total, _("Endstand nach %(n)s Durchgängen") % {"n": total}
 
 
 def competition_title(mode: str) -> str:
     return _("Einzelwertung") if mode == Mode.SINGLES else _("Paarwertung")
+
+
+def _draw_cell(c: Canvas, x: float, width: float, y: float, text: str, style: Style) -> None:
+    inner = width - 2 * CELL_PAD
+    if style.align == "right":
+        _draw_text(c, x + width - CELL_PAD, y, text, style, inner)
+    else:
+        _draw_text(c, x + CELL_PAD, y, text, style, inner)
 
 
 class StandingsExporter(PdfExporter):
@@ -105,8 +126,8 @@ class StandingsExporter(PdfExporter):
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         page = 0
         for competition in competitions(self, options):
-            standings = compute_standings(competition, options.round_number)
-            subtitle = standings_subtitle(competition, options.round_number)
+            after, subtitle = standings_after(competition, options)
+            standings = compute_standings(competition, after)
             page = self._draw_competition(c, standings, subtitle, page)
 
     def _columns(self, standings: Standings) -> list[_Col]:
@@ -123,7 +144,8 @@ class StandingsExporter(PdfExporter):
         name_width = self.pagesize[0] - 2 * MARGIN - sum(col.width for col in cols)
         return [col if col.width else replace(col, width=name_width) for col in cols]
 
-    def _cells(self, standings: Standings, row: StandingRow) -> list[str]:
+    @staticmethod
+    def _cells(standings: Standings, row: StandingRow) -> list[str]:
         e = row.entrant
         cells = [row.place_label, str(e.start_number), e.display_name, e.club]
         cells += [number(p) for p in row.round_points]
@@ -136,10 +158,10 @@ class StandingsExporter(PdfExporter):
         title = _("Rangliste %(competition)s") % {
             "competition": competition_title(standings.competition.mode)
         }
-        _width, height = self.pagesize
-        bottom = MARGIN + 4 * mm
+        height = self.pagesize[1]
+        room = height - 2 * MARGIN - HEAD_HEIGHT - TABLE_HEAD - 4 * mm
+        per_page = max(1, int(room // ROW))
         rows = standings.rows
-        per_page = max(1, int((height - 2 * MARGIN - HEAD_HEIGHT - TABLE_HEAD - 4 * mm) // ROW))
         chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)] or [[]]
         for chunk in chunks:
             if page:
@@ -149,43 +171,29 @@ class StandingsExporter(PdfExporter):
             for index, row in enumerate(chunk):
                 self._draw_row(c, columns, self._cells(standings, row), y, index % 2 == 1)
                 y -= ROW
-            assert y >= bottom - ROW, "standings rows overflow the page"
             _draw_footer(c, self.pagesize, tournament_line(self.tournament), page)
         return page
 
     def _draw_page_head(self, c: Canvas, title: str, subtitle: str, columns: list[_Col]) -> float:
-        f = self.fonts
         width, height = self.pagesize
         top = height - MARGIN
-        _draw_text(c, MARGIN, top - 9 * mm, title, f.bold, TITLE_SIZE, width / 2)
-        _draw_text(
-            c,
-            width - MARGIN,
-            top - 9 * mm,
-            subtitle,
-            f.bold,
-            14,
-            width / 2 - 2 * MARGIN,
-            align="right",
-        )
-        _draw_text(
-            c,
-            MARGIN,
-            top - 16 * mm,
-            tournament_line(self.tournament),
-            f.regular,
-            11,
-            width - 2 * MARGIN,
-            color=GREY,
-        )
+        half = width / 2 - MARGIN
+        _draw_text(c, MARGIN, top - 9 * mm, title, TITLE, half)
+        _draw_text(c, width - MARGIN, top - 9 * mm, subtitle, SUBTITLE, half)
+        _draw_text(c, MARGIN, top - 16 * mm, tournament_line(self.tournament), DETAILS, 2 * half)
         y = top - HEAD_HEIGHT
         c.setFillColor(TINT)
         c.rect(MARGIN, y - TABLE_HEAD, width - 2 * MARGIN, TABLE_HEAD, stroke=0, fill=1)
+        bold = fonts().bold
         x = MARGIN
         for col in columns:
-            self._draw_cell(
-                c, x, col.width, y - TABLE_HEAD + 2.5 * mm, col.label, f.bold, 10, col.align
-            )
+            # a long label ("bester Durchgang") takes two lines rather than shrinking
+            lines = simpleSplit(col.label, bold, HEAD_SIZE, col.width - 2 * CELL_PAD)[:2]
+            style = Style("bold", HEAD_SIZE, align=col.align, minimum=6)
+            base = y - TABLE_HEAD + (2.2 * mm if len(lines) > 1 else 3.4 * mm)
+            for line in reversed(lines):
+                _draw_cell(c, x, col.width, base, line, style)
+                base += HEAD_SIZE * 1.1
             x += col.width
         c.setStrokeColor(GREY)
         c.setLineWidth(0.8)
@@ -195,25 +203,13 @@ class StandingsExporter(PdfExporter):
     def _draw_row(
         self, c: Canvas, columns: list[_Col], cells: Sequence[str], top: float, shaded: bool
     ) -> None:
-        f = self.fonts
         if shaded:
             c.setFillColor(LIGHT)
             c.rect(MARGIN, top - ROW, self.pagesize[0] - 2 * MARGIN, ROW, stroke=0, fill=1)
         x = MARGIN
         for col, text in zip(columns, cells, strict=True):
-            font = f.bold if col.bold else f.regular
-            self._draw_cell(c, x, col.width, top - ROW + 2.2 * mm, text, font, col.size, col.align)
+            _draw_cell(c, x, col.width, top - ROW + 2.2 * mm, text, col.style())
             x += col.width
-
-    @staticmethod
-    def _draw_cell(
-        c: Canvas, x: float, w: float, y: float, text: str, font: str, size: float, align: str
-    ) -> None:
-        pad = 1.5 * mm
-        if align == "right":
-            _draw_text(c, x + w - pad, y, text, font, size, w - 2 * pad, align="right", minimum=6)
-        else:
-            _draw_text(c, x + pad, y, text, font, size, w - 2 * pad, minimum=7)
 
 
 class CertificatesExporter(PdfExporter):
@@ -230,8 +226,8 @@ class CertificatesExporter(PdfExporter):
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         pages = 0
         for competition in competitions(self, options):
-            standings = compute_standings(competition, options.round_number)
-            for row in standings.rows:
+            after, _subtitle = standings_after(competition, options)
+            for row in compute_standings(competition, after).rows:
                 if row.place is None or row.place > options.top or row.games == 0:
                     continue
                 if pages:
@@ -244,7 +240,6 @@ class CertificatesExporter(PdfExporter):
             )
 
     def _draw_certificate(self, c: Canvas, competition: Competition, row: StandingRow) -> None:
-        f = self.fonts
         width, height = self.pagesize
         centre = width / 2
         inner = width - 2 * INNER_BORDER - 16 * mm
@@ -253,74 +248,35 @@ class CertificatesExporter(PdfExporter):
         c.rect(OUTER_BORDER, OUTER_BORDER, width - 2 * OUTER_BORDER, height - 2 * OUTER_BORDER)
         c.setLineWidth(0.8)
         c.rect(INNER_BORDER, INNER_BORDER, width - 2 * INNER_BORDER, height - 2 * INNER_BORDER)
-        _draw_text(
-            c,
-            centre,
-            height - 55 * mm,
-            _("Urkunde"),
-            f.serif_bold,
-            56,
-            inner,
-            align="center",
-            color=BORDER_COLOUR,
-        )
         t = self.tournament
-        _draw_text(c, centre, height - 78 * mm, t.name, f.serif, 24, inner, align="center")
-        details = tournament_details(t)
-        if details:
-            _draw_text(
-                c, centre, height - 88 * mm, details, f.serif, 14, inner, align="center", color=GREY
-            )
-        _draw_text(
-            c,
-            centre,
-            height - 108 * mm,
-            competition_title(competition.mode),
-            f.serif,
-            20,
-            inner,
-            align="center",
-        )
+
+        def line(depth: float, text: str, style: Style) -> None:
+            _draw_text(c, centre, height - depth, text, style, inner)
+
+        line(55 * mm, _("Urkunde"), CERT_HEADING)
+        line(78 * mm, t.name, CERT_TOURNAMENT)
+        line(88 * mm, tournament_details(t), CERT_DETAILS)
+        line(108 * mm, competition_title(competition.mode), CERT_COMPETITION)
         entrant = row.entrant
-        names = [entrant.name, entrant.partner] if entrant.partner else [entrant.name]
-        y = height - 132 * mm
-        for index, name in enumerate(names):
-            text = name if index == 0 else _("und %(name)s") % {"name": name}
-            _draw_text(c, centre, y, text, f.serif_bold, 34, inner, align="center", minimum=16)
-            y -= 15 * mm
+        line(132 * mm, entrant.name, CERT_NAME)
+        depth = 132 * mm
+        if entrant.partner:
+            depth += 15 * mm
+            line(depth, _("und %(name)s") % {"name": entrant.partner}, CERT_NAME)
         if entrant.club:
-            _draw_text(
-                c, centre, y + 4 * mm, entrant.club, f.serif, 14, inner, align="center", color=GREY
-            )
-        _draw_text(
-            c,
-            centre,
-            height - 182 * mm,
-            _("belegte mit %(points)s Punkten den") % {"points": number(row.total)},
-            f.serif,
-            18,
-            inner,
-            align="center",
-        )
-        _draw_text(
-            c,
-            centre,
-            height - 210 * mm,
-            _("%(place)s. Platz") % {"place": row.place},
-            f.serif_bold,
-            60,
-            inner,
-            align="center",
-            color=BORDER_COLOUR,
-        )
+            line(depth + 11 * mm, entrant.club, CERT_DETAILS)
+        points = ngettext(
+            "belegte mit %(points)s Punkt den", "belegte mit %(points)s Punkten den", row.total
+        ) % {"points": number(row.total)}
+        line(182 * mm, points, CERT_TEXT)
+        line(210 * mm, _("%(place)s. Platz") % {"place": row.place}, CERT_PLACE)
         self._draw_signature(c, INNER_BORDER + 14 * mm, _("Ort, Datum"))
         self._draw_signature(c, width / 2 + 8 * mm, _("Turnierleitung"))
 
     def _draw_signature(self, c: Canvas, x: float, label: str) -> None:
-        f = self.fonts
         line_width = self.pagesize[0] / 2 - INNER_BORDER - 22 * mm
         y = INNER_BORDER + 26 * mm
         c.setStrokeColor(GREY)
         c.setLineWidth(0.6)
         c.line(x, y, x + line_width, y)
-        _draw_text(c, x, y - 5 * mm, label, f.serif, 11, line_width, color=GREY)
+        _draw_text(c, x, y - 5 * mm, label, CERT_SIGNATURE, line_width)

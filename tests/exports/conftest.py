@@ -1,0 +1,24 @@
+"""Fixtures for the exports: a realistic tournament made by the demo generator (13 Einzel so
+that one table is a 4-table with a sitting-out dealer, 4 pairs, the first round scored from
+really dealt hands) and a logged-in desk client."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from binokel_tournament.models import Tournament
+from binokel_tournament.services.demo import create_demo
+
+
+@pytest.fixture
+def demo(db) -> Tournament:
+    tournament, _created = create_demo(singles=13, pairs=4, scored_rounds=1)
+    return tournament
+
+
+@pytest.fixture
+def desk_client(client, db):
+    user = get_user_model().objects.create_user("export-desk", password="pw")
+    client.force_login(user)
+    return client

@@ -1,0 +1,48 @@
+"""One page of every PDF rendered to PNG in ``test-artifacts/`` so that a person can look at
+the layout; and the fonts print German text (umlauts, ß, the dash) and read back."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from binokel_tournament.exports import ExportOptions
+from binokel_tournament.exports.pdf import PDF_EXPORTERS
+from binokel_tournament.exports.pdf.fonts import covers, fonts
+from binokel_tournament.models import Entrant, Mode
+
+from .reading import pdf_pages, render_png
+
+pytestmark = pytest.mark.django_db
+
+GERMAN = "Äöü ß – Straßer Wößner Zügel Käthe"
+
+
+def test_one_page_of_each_pdf_is_rendered_for_a_person_to_look_at(demo):
+    for kind, exporter in PDF_EXPORTERS.items():
+        result = exporter(demo).render(ExportOptions(round_number=1))
+        pages = {"scoresheets": [0, 3], "seating": [0, 1]}.get(kind, [0])
+        for page in pages:
+            path = render_png(result, f"export-{kind}-{page + 1}", page)
+            with Image.open(path) as image:
+                width, height = image.size
+                assert min(width, height) > 800
+                # not a blank page: a good share of the pixels is ink
+                dark = sum(image.convert("L").histogram()[:128])
+                assert dark > 0.005 * width * height, kind
+
+
+def test_the_fonts_have_umlauts_sharp_s_and_the_dash():
+    f = fonts()
+    for name in (f.regular, f.bold, f.serif, f.serif_bold):
+        assert covers(name, GERMAN), name
+
+
+def test_german_names_print_and_read_back(demo):
+    entrant = Entrant.objects.filter(competition__mode=Mode.SINGLES).order_by("start_number")[0]
+    entrant.name = "Käthe Weißhaar–Schwöbel"
+    entrant.save()
+    kinds = ("seating", "tablecards", "scoresheets", "standings")
+    for kind in kinds:
+        result = PDF_EXPORTERS[kind](demo).render(ExportOptions(round_number=1))
+        assert any("Käthe Weißhaar–Schwöbel" in page for page in pdf_pages(result)), kind

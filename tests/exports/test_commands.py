@@ -1,0 +1,66 @@
+"""``manage.py export_pdf`` and ``export_xlsx``: the exact command-line contract."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from openpyxl import load_workbook
+
+from binokel_tournament.models import Mode, Table
+from binokel_tournament.services.registration import create_tournament
+
+from .reading import lines, pdf_pages
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "first_line"),
+    [
+        ("seating", ["--round", "1"], "Tischplan – 1. Durchgang"),
+        ("tablecards", ["--round", "2"], "Tisch 1"),
+        ("scoresheets", ["--round", "1"], "Benefizbinokel Demo Tisch 1"),
+        ("standings", ["--mode", "pairs"], "Rangliste Paarwertung"),
+        ("certificates", ["--mode", "singles"], "Urkunde"),
+    ],
+)
+def test_export_pdf_writes_the_file_without_naming_the_only_tournament(
+    demo, tmp_path, kind, args, first_line
+):
+    out = tmp_path / f"{kind}.pdf"
+    stdout = io.StringIO()
+    call_command("export_pdf", kind, *args, "--out", str(out), stdout=stdout)
+    assert str(out) in stdout.getvalue()
+    pages = pdf_pages(out.read_bytes())
+    assert first_line in lines(pages[0])[:2]
+
+
+def test_export_pdf_with_a_tournament_slug_and_all_rounds(demo, tmp_path):
+    create_tournament("Zweites Turnier")
+    out = tmp_path / "karten.pdf"
+    with pytest.raises(CommandError, match="--tournament"):
+        call_command("export_pdf", "tablecards", "--out", str(out))
+    call_command("export_pdf", "tablecards", "--tournament", demo.slug, "--out", str(out))
+    assert len(pdf_pages(out.read_bytes())) == Table.objects.filter(round__tournament=demo).count()
+
+
+def test_export_pdf_reports_a_round_without_tables(demo, tmp_path):
+    with pytest.raises(CommandError, match="7. Durchgang"):
+        call_command("export_pdf", "scoresheets", "--round", "7", "--out", str(tmp_path / "x.pdf"))
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_export_pdf_refuses_an_unknown_kind(demo, tmp_path):
+    with pytest.raises(CommandError):
+        call_command("export_pdf", "menu", "--out", str(tmp_path / "x.pdf"))
+
+
+def test_export_xlsx_writes_the_rankings_workbook(demo, tmp_path):
+    out = tmp_path / "rangliste.xlsx"
+    call_command("export_xlsx", "--out", str(out), stdout=io.StringIO())
+    wb = load_workbook(out)
+    assert wb.sheetnames == ["Einzel", "Paare", "Spiele", "Teilnehmer"]
+    assert wb["Paare"].max_row == 1 + demo.entrants.filter(competition__mode=Mode.PAIRS).count()

@@ -1,0 +1,76 @@
+"""Downloads from the desk: login required, one click per file, the exporter's bytes as an
+attachment; every link of the desk's export box works."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from .reading import pdf_pages
+
+pytestmark = pytest.mark.django_db
+
+
+def export_links(tournament) -> list[str]:
+    html = render_to_string(
+        "desk/_exports.html",
+        {"tournament": tournament, "rounds": list(tournament.round_set.order_by("number"))},
+    )
+    return [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', html)]
+
+
+def test_downloads_need_a_login(client, demo):
+    url = reverse("desk:export_pdf", args=[demo.slug, "scoresheets"])
+    response = client.get(url)
+    assert response.status_code == 302 and "/anmelden/" in response["Location"]
+    response = client.get(reverse("desk:export_xlsx", args=[demo.slug]))
+    assert response.status_code == 302
+
+
+def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
+    links = export_links(demo)
+    # 3 rounds × 4 PDFs, standings (all + 2), certificates (all + 2), Excel, 4 CSV
+    assert len(links) == 12 + 3 + 3 + 1 + 4
+    for url in links:
+        response = desk_client.get(url)
+        assert response.status_code == 200, url
+        disposition = response["Content-Disposition"]
+        assert disposition.startswith("attachment; filename=")
+        assert demo.slug in disposition
+        content_type = response["Content-Type"]
+        if "/pdf/" in url:
+            assert content_type == "application/pdf"
+            assert response.content.startswith(b"%PDF")
+        elif "/excel/" in url:
+            assert content_type.startswith("application/vnd.openxmlformats")
+            assert response.content.startswith(b"PK")
+        else:
+            assert content_type.startswith("text/csv")
+
+
+def test_the_download_carries_the_options_of_the_link(desk_client, demo):
+    url = reverse("desk:export_pdf", args=[demo.slug, "scoresheets"]) + "?round=2"
+    response = desk_client.get(url)
+    assert 'filename="benefizbinokel-demo-spielzettel-d2.pdf"' in response["Content-Disposition"]
+    pages = pdf_pages(response.content)
+    assert all("2. Durchgang" in p for p in pages)
+    url = reverse("desk:export_pdf", args=[demo.slug, "certificates"]) + "?mode=pairs&top=1"
+    pages = pdf_pages(desk_client.get(url).content)
+    assert len(pages) == 1 and "Paarwertung" in pages[0]
+
+
+def test_nothing_to_export_goes_back_to_the_dashboard_with_a_message(desk_client, demo):
+    url = reverse("desk:export_pdf", args=[demo.slug, "seating"]) + "?round=9"
+    response = desk_client.get(url, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("desk:dashboard", args=[demo.slug])
+    assert "9. Durchgang" in response.content.decode()
+
+
+def test_unknown_exports_are_not_found(desk_client, demo):
+    assert desk_client.get(reverse("desk:export_pdf", args=[demo.slug, "menu"])).status_code == 404
+    assert desk_client.get(reverse("desk:export_csv", args=[demo.slug, "kasse"])).status_code == 404
+    missing = reverse("desk:export_xlsx", args=["kein-turnier"])
+    assert desk_client.get(missing).status_code == 404
