@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run install install-test system-test-deps test lint demo bench messages
+.PHONY: run install install-test system-test-deps test lint demo bench messages fixtures
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,3 +53,10 @@ bench: install
 messages: install
 	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=scoring --ignore=pairing
 	$(PY) manage.py compilemessages --ignore=.venv
+
+# fixtures/demo.json is made by the demo command on a throwaway database, never by hand.
+fixtures: install
+	rm -f db/fixtures.sqlite3
+	DATABASE_URL=sqlite:///$(CURDIR)/db/fixtures.sqlite3 $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///$(CURDIR)/db/fixtures.sqlite3 $(PY) manage.py demo --dump fixtures/demo.json
+	rm -f db/fixtures.sqlite3

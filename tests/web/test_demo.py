@@ -57,3 +57,29 @@ def test_simulate_fills_round_three():
         ScoreSheet.objects.filter(table__round__number=3, status=SheetStatus.CONFIRMED).count() == 6
     )
     assert "0 score sheets" in run("simulate", "--round", "3")
+
+
+def test_the_committed_fixture_is_what_the_demo_command_makes():
+    """fixtures/demo.json comes from `manage.py demo --dump`; the generator is deterministic,
+    so a fresh demo under another slug has the same seating and the same points."""
+    from django.conf import settings
+
+    from binokel_tournament.services.demo import create_demo
+    from binokel_tournament.services.standings import compute_standings
+
+    call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)
+    loaded = Tournament.objects.get(slug="benefizbinokel-demo")
+    fresh, created = create_demo(slug="demo-check")
+    assert created
+
+    def summary(t):
+        out = {}
+        for c in t.competitions.order_by("mode"):
+            out[c.mode] = [
+                (r.entrant.start_number, r.entrant.display_name, r.round_points, r.place)
+                for r in compute_standings(c).rows
+            ]
+        return out
+
+    assert summary(loaded) == summary(fresh)
+    assert len(summary(loaded)["singles"]) == 45 and len(summary(loaded)["pairs"]) == 12

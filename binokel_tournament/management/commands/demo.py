@@ -38,6 +38,7 @@ class Command(BaseCommand):
                 "auth.user",
                 "binokel_tournament",
                 indent=1,
+                exclude=["binokel_tournament.AuditLog"],
                 output=opts["dump"],
                 natural_foreign=True,
             )
