@@ -22,3 +22,32 @@ def setup() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+
+
+def build_scored_tournament(entrants: int, name: str, username: str) -> tuple[object, object]:
+    """An Einzel tournament of ``entrants`` players with every round seated by the pairing
+    engine and every sheet simulated from dealt hands, saved through the desk's service."""
+    from django.contrib.auth import get_user_model
+
+    from binokel_tournament.models import Entrant, Mode
+    from binokel_tournament.services.registration import create_tournament
+    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.simulation import simulate_round
+
+    user = get_user_model().objects.create_user(username, password="x", is_staff=True)
+    t = create_tournament(name, modes=[Mode.SINGLES])
+    comp = t.competitions.get()
+    Entrant.objects.bulk_create(
+        Entrant(
+            tournament=t,
+            competition=comp,
+            start_number=i,
+            name=f"Spielerin Nummer {i} Häußler",
+            club=f"Binokelfreunde {i % 23}",
+        )
+        for i in range(1, entrants + 1)
+    )
+    generate_seating(comp, user=user)
+    for round_obj in t.round_set.order_by("number"):
+        simulate_round(round_obj, user, seed=round_obj.number)
+    return t, user

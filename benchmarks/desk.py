@@ -8,41 +8,22 @@ from __future__ import annotations
 import statistics
 import time
 
-from _django import setup
+from _django import build_scored_tournament, setup
 
 setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from binokel_tournament.models import Entrant, Game, Mode, ScoreSheet, TableKind  # noqa: E402
-from binokel_tournament.services.registration import create_tournament  # noqa: E402
+from binokel_tournament.models import Game, ScoreSheet, TableKind  # noqa: E402
 from binokel_tournament.services.results import load_table, save_sheet  # noqa: E402
-from binokel_tournament.services.seating import generate_seating  # noqa: E402
-from binokel_tournament.services.simulation import simulate_round, simulated_entries  # noqa: E402
+from binokel_tournament.services.simulation import simulated_entries  # noqa: E402
 
 
 def build(entrants: int) -> tuple[object, object]:
-    user = get_user_model().objects.create_user(f"bench{entrants}", password="x", is_staff=True)
-    t = create_tournament(f"Benchmark {entrants}", modes=[Mode.SINGLES])
-    comp = t.competitions.get()
-    Entrant.objects.bulk_create(
-        Entrant(
-            tournament=t,
-            competition=comp,
-            start_number=i,
-            name=f"Spieler {i}",
-            club=f"Verein {i % 17}",
-        )
-        for i in range(1, entrants + 1)
-    )
-    generate_seating(comp, user=user)
-    for round_obj in t.round_set.all():
-        simulate_round(round_obj, user)
-    return t, user
+    return build_scored_tournament(entrants, f"Benchmark {entrants}", f"bench{entrants}")
 
 
 def measure_standings(t: object, user: object, runs: int = 15) -> tuple[float, int]:

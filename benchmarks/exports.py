@@ -14,21 +14,17 @@ import sys
 import time
 from collections.abc import Callable
 
-from _django import setup
+from _django import build_scored_tournament, setup
 
 setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from openpyxl import load_workbook  # noqa: E402
 
 from binokel_tournament.exports import ExportFile, ExportOptions  # noqa: E402
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook  # noqa: E402
 from binokel_tournament.exports.pdf import PDF_EXPORTERS  # noqa: E402
-from binokel_tournament.models import Entrant, Mode, PartyResult, Table, Tournament  # noqa: E402
-from binokel_tournament.services.registration import create_tournament  # noqa: E402
-from binokel_tournament.services.seating import generate_seating  # noqa: E402
-from binokel_tournament.services.simulation import simulate_round  # noqa: E402
+from binokel_tournament.models import PartyResult, Table, Tournament  # noqa: E402
 
 ENTRANTS = 300
 SHEETS_TARGET = 3.0
@@ -36,23 +32,9 @@ WORKBOOK_TARGET = 1.0
 
 
 def build(entrants: int) -> Tournament:
-    user = get_user_model().objects.create_user("bench-exports", password="x", is_staff=True)
-    t = create_tournament("Benchmark Exporte", modes=[Mode.SINGLES])
-    comp = t.competitions.get()
-    Entrant.objects.bulk_create(
-        Entrant(
-            tournament=t,
-            competition=comp,
-            start_number=i,
-            name=f"Spielerin Nummer {i} Häußler",
-            club=f"Binokelfreunde {i % 23}",
-        )
-        for i in range(1, entrants + 1)
-    )
-    generate_seating(comp, user=user)
-    for round_obj in t.round_set.order_by("number"):
-        simulate_round(round_obj, user, seed=round_obj.number)
-    return t
+    tournament, _user = build_scored_tournament(entrants, "Benchmark Exporte", "bench-exports")
+    assert isinstance(tournament, Tournament)
+    return tournament
 
 
 def timed(render: Callable[[], ExportFile], runs: int = 5) -> tuple[float, ExportFile]:
