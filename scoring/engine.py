@@ -170,7 +170,21 @@ def _check_bid(
         errors.append(FieldError.of("bid", M.BID_TOO_LOW, min_bid=rules.min_bid, bid=bid))
     if bid % rules.bid_step:
         errors.append(FieldError.of("bid", M.BID_STEP, step=rules.bid_step, bid=bid))
+    highest = _highest_makeable_bid(len(game.parties), rules)
+    if highest is not None and bid > highest:
+        # No hand can make it: the highest meld plus every eye. A typo (2000 for 200) is
+        # caught here instead of costing the declarer 4000 points.
+        errors.append(FieldError.of("bid", M.BID_TOO_HIGH, highest=highest, bid=bid))
     return errors
+
+
+def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
+    """The highest bid any hand could make at this table: highest meld + 250 eyes."""
+    if parties == 3:
+        return max(achievable_totals(HAND_CARDS, rules)) + TOTAL_EYES
+    if parties == 2:
+        return max(achievable_pair_totals(rules)) + TOTAL_EYES
+    return None
 
 
 def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int]) -> bool:

@@ -31,6 +31,9 @@ BID_MISSING = N_("Enter the bid.")
 BID_MISSING_LOST_DURCH = N_("A lost Durch costs {factor} × the bid: enter the bid.")
 BID_TOO_LOW = N_("The bid must be at least {min_bid} (now {bid}).")
 BID_STEP = N_("The bid must be a multiple of {step} (now {bid}).")
+BID_TOO_HIGH = N_(
+    "No hand can make a bid above {highest} (the highest meld + 250 eyes); now {bid}. A typo?"
+)
 MELD_IN_DURCH = N_("A Durch has no melds: leave the meld empty.")
 MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
 MELD_STEP = N_("The meld must be a multiple of 10 (now {meld}).")

@@ -80,6 +80,16 @@ def test_bid_not_a_multiple_of_ten_is_rejected():
     assert messages(game(bid=155), "en") == {"bid": "The bid must be a multiple of 10 (now 155)."}
 
 
+def test_a_bid_no_hand_can_make_is_rejected_as_a_typo():
+    # the highest 12-card meld is 1380, so 1630 is the highest bid that could ever be made
+    assert fields(game(bid=1630)) == []
+    assert fields(game(bid=2000)) == ["bid"]
+    assert "Tippfehler" in messages(game(bid=2000))["bid"]
+    pair = game(declarer=0, bid=2330, parties=[(140, 160), (20, 90)])
+    assert fields(pair) == []  # two 9-card hands can meld 2 x 1040
+    assert fields(game(bid=2340, parties=[(140, 160), (20, 90)])) == ["bid"]
+
+
 def test_missing_bid_is_rejected_for_played_and_conceded_games():
     assert fields(game(bid=None)) == ["bid"]
     assert fields(game("conceded", bid=None, parties=[(0, None)] * 3)) == ["bid"]
