@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import Max
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from scoring import PRESETS, RuleSet
+from scoring import PRESETS, RuleSet, ScoringError
 
-from .models import Competition, Entrant, Mode, Tournament
+from .models import Competition, Entrant, Mode, Round, ScoreSheet, Tournament
 from .services.registration import NumberingScheme
 
 RULE_FIELD_LABELS = {
@@ -134,12 +136,49 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if "preset" in data and not self.errors:
-            try:
-                RuleSet.from_dict({**PRESETS[data["preset"]].to_dict(), **self.rule_overrides()})
-            except Exception as exc:  # the engine names the problem
-                raise forms.ValidationError(str(exc)) from exc
+        if "preset" not in data or self.errors:
+            return data
+        try:
+            rules = RuleSet.from_dict(
+                {**PRESETS[data["preset"]].to_dict(), **self.rule_overrides()}
+            )
+        except ScoringError as exc:  # the engine names the problem
+            raise forms.ValidationError(
+                [e.text(get_language() or "de") for e in exc.errors]
+            ) from exc
+        if self.instance.pk:
+            self._check_against_what_was_played(rules, data)
         return data
+
+    def _check_against_what_was_played(self, rules: RuleSet, data: dict[str, Any]) -> None:
+        """Once results exist, the scoring rules stay as they were (stored points would no
+        longer match the sheets); rounds and competitions that are in use stay too."""
+        t = self.instance
+        original = Tournament.objects.get(pk=t.pk)
+        played = ScoreSheet.objects.filter(table__round__tournament=t).exists()
+        if played and rules != original.rules():
+            raise forms.ValidationError(
+                _(
+                    "Es sind schon Spielzettel erfasst: die Regeln können nicht mehr "
+                    "geändert werden."
+                )
+            )
+        seated = Round.objects.filter(tournament=t, tables__isnull=False).aggregate(
+            top=Max("number")
+        )["top"]
+        if seated and data.get("rounds", original.rounds) < seated:
+            self.add_error(
+                "rounds",
+                _("Es gibt schon einen Spielplan für %(n)s Durchgänge.") % {"n": seated},
+            )
+        wanted = set(data.get("competitions", []))
+        for competition in original.competitions.all():
+            if competition.mode not in wanted and competition.entrants.exists():
+                self.add_error(
+                    "competitions",
+                    _("Die Wertung %(name)s hat schon Teilnehmer.")
+                    % {"name": competition.get_mode_display()},
+                )
 
 
 class EntrantForm(forms.ModelForm):

@@ -44,7 +44,11 @@ def standings_table(standings: Standings, request: Any = None) -> StandingsTable
             "sort_index": index,
             "place": row.place_label,
             "start_number": row.entrant.start_number,
-            "name": row.entrant.display_name,
+            "name": (
+                f"{row.entrant.display_name} ({_('abgemeldet')})"
+                if row.entrant.withdrawn
+                else row.entrant.display_name
+            ),
             "name_key": row.entrant.display_name.lower(),
             "club": row.entrant.club,
             "total": row.total,

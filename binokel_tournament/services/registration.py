@@ -41,6 +41,38 @@ def next_start_number(tournament: Tournament) -> int:
     return (top or 0) + 1
 
 
+NAME_MAX = Entrant._meta.get_field("name").max_length or 120
+CLUB_MAX = Entrant._meta.get_field("club").max_length or 120
+
+
+def check_entrant(competition: Competition, name: str, partner: str, club: str) -> None:
+    """The registration rules, for a new entrant and for an edit alike."""
+    if not name:
+        raise DeskError(_("Bitte einen Namen eingeben."), "name")
+    if competition.is_pairs and not partner:
+        raise DeskError(_("Ein Paar braucht zwei Namen."), "partner")
+    if not competition.is_pairs and partner:
+        raise DeskError(_("In der Einzelwertung spielt jede/r für sich: nur ein Name."), "partner")
+    for field_name, value, limit in (
+        ("name", name, NAME_MAX),
+        ("partner", partner, NAME_MAX),
+        ("club", club, CLUB_MAX),
+    ):
+        if len(value) > limit:
+            raise DeskError(
+                _("Höchstens %(limit)s Zeichen (jetzt %(length)s).")
+                % {"limit": limit, "length": len(value)},
+                field_name,
+            )
+
+
+def _number_taken(number: int | None) -> DeskError:
+    return DeskError(
+        _("Die Startnummer %(number)s ist in diesem Turnier schon vergeben.") % {"number": number},
+        "start_number",
+    )
+
+
 def register_entrant(
     competition: Competition,
     name: str,
@@ -52,36 +84,36 @@ def register_entrant(
     late: bool = False,
     user: object = None,
 ) -> Entrant:
-    """Register one entrant; a pair needs two names, a single player exactly one."""
+    """Register one entrant; a pair needs two names, a single player exactly one.
+
+    Without ``start_number`` the next free number is taken; when another desk took it at the
+    same moment, the next one is tried (the database's unique constraint decides)."""
     name, partner, club = name.strip(), partner.strip(), club.strip()
-    if not name:
-        raise DeskError(_("Bitte einen Namen eingeben."), "name")
-    if competition.is_pairs and not partner:
-        raise DeskError(_("Ein Paar braucht zwei Namen."), "partner")
-    if not competition.is_pairs and partner:
-        raise DeskError(_("In der Einzelwertung spielt jede/r für sich: nur ein Name."), "partner")
+    check_entrant(competition, name, partner, club)
+    if start_number is not None and start_number < 1:
+        raise DeskError(_("Startnummern beginnen bei 1."), "start_number")
     tournament = competition.tournament
-    try:
-        with transaction.atomic():
-            number = start_number or next_start_number(tournament)
-            entrant = Entrant.objects.create(
-                tournament=tournament,
-                competition=competition,
-                start_number=number,
-                name=name,
-                partner=partner,
-                club=club,
-                unranked=unranked,
-                late=late,
-            )
-    except IntegrityError as exc:
-        raise DeskError(
-            _("Die Startnummer %(number)s ist in diesem Turnier schon vergeben.")
-            % {"number": start_number},
-            "start_number",
-        ) from exc
-    log_action(tournament, user, "entrant.register", entrant, after=entrant_snapshot(entrant))  # type: ignore[arg-type]
-    return entrant
+    for _attempt in range(10):
+        number = start_number or next_start_number(tournament)
+        try:
+            with transaction.atomic():
+                entrant = Entrant.objects.create(
+                    tournament=tournament,
+                    competition=competition,
+                    start_number=number,
+                    name=name,
+                    partner=partner,
+                    club=club,
+                    unranked=unranked,
+                    late=late,
+                )
+        except IntegrityError as exc:
+            if start_number is not None:
+                raise _number_taken(start_number) from exc
+            continue
+        log_action(tournament, user, "entrant.register", entrant, after=entrant_snapshot(entrant))  # type: ignore[arg-type]
+        return entrant
+    raise _number_taken(number)
 
 
 def entrant_snapshot(entrant: Entrant) -> dict[str, object]:
@@ -97,24 +129,39 @@ def entrant_snapshot(entrant: Entrant) -> dict[str, object]:
 
 
 def update_entrant(entrant: Entrant, user: object = None, **changes: object) -> Entrant:
+    """Edit an entrant under the registration rules; the start number is fixed once the
+    entrant has a seat (printed plans use it)."""
     before = entrant_snapshot(entrant)
+    if "start_number" in changes and changes["start_number"] != entrant.start_number:
+        if entrant.seats.exists():
+            raise DeskError(
+                _("Die Startnummer steht schon im Spielplan und kann nicht mehr geändert werden."),
+                "start_number",
+            )
+        if not isinstance(changes["start_number"], int) or changes["start_number"] < 1:
+            raise DeskError(_("Startnummern beginnen bei 1."), "start_number")
     for key, value in changes.items():
+        if isinstance(value, str):
+            value = value.strip()
         setattr(entrant, key, value)
-    if entrant.competition.is_pairs and not entrant.partner:
-        raise DeskError(_("Ein Paar braucht zwei Namen."), "partner")
+    check_entrant(entrant.competition, entrant.name, entrant.partner, entrant.club)
     try:
         with transaction.atomic():
             entrant.save()
     except IntegrityError as exc:
-        raise DeskError(
-            _("Die Startnummer %(number)s ist in diesem Turnier schon vergeben.")
-            % {"number": entrant.start_number},
-            "start_number",
-        ) from exc
+        raise _number_taken(entrant.start_number) from exc
     log_action(
         entrant.tournament, user, "entrant.update", entrant, before, entrant_snapshot(entrant)
     )  # type: ignore[arg-type]
     return entrant
+
+
+def delete_entrant(entrant: Entrant, user: object = None) -> None:
+    """Remove an entrant registered by mistake — only while it has no seat and no result."""
+    if entrant.seats.exists() or entrant.results.exists():
+        raise DeskError(_("Wer schon im Spielplan steht, wird abgemeldet statt gelöscht."))
+    log_action(entrant.tournament, user, "entrant.delete", entrant, entrant_snapshot(entrant))  # type: ignore[arg-type]
+    entrant.delete()
 
 
 class NumberingScheme:
@@ -250,12 +297,15 @@ def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[i
 def import_entrants(
     competition: Competition, rows: Sequence[Sequence[object]], user: object = None
 ) -> ImportReport:
-    """Import rows; good rows are kept, bad rows are listed with the reason."""
+    """Import rows; good rows are kept, bad rows are listed with the reason. Rows that ask for
+    a start number are registered first, so an automatic number never takes one of theirs."""
+    late = competition.tournament.round_set.filter(locked=True).exists()
+    items = rows_to_import(rows)
     report = ImportReport(created=[], rejected=[])
-    for item in rows_to_import(rows):
-        if isinstance(item, tuple):
-            report.rejected.append(item)
-            continue
+    wanted = [i for i in items if isinstance(i, ImportRow) and i.start_number is not None]
+    automatic = [i for i in items if isinstance(i, ImportRow) and i.start_number is None]
+    report.rejected.extend(i for i in items if isinstance(i, tuple))
+    for item in wanted + automatic:
         try:
             report.created.append(
                 register_entrant(
@@ -264,11 +314,13 @@ def import_entrants(
                     item.partner,
                     item.club,
                     start_number=item.start_number,
+                    late=late,
                     user=user,
                 )
             )
         except DeskError as exc:
             report.rejected.append((item.line, exc.message))
+    report.rejected.sort()
     return report
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -22,7 +23,17 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring import GameInput, GameKind, PartyInput, RuleSet
 
-from ..models import Entrant, Game, PartyResult, ScoreSheet, Seat, SheetStatus, Table, TableKind
+from ..models import (
+    Entrant,
+    Game,
+    PartyResult,
+    ScoreSheet,
+    Seat,
+    SheetStatus,
+    Table,
+    TableKind,
+    Tournament,
+)
 from .audit import log_action
 from .errors import DeskError
 
@@ -106,6 +117,7 @@ class SheetEvaluation:
     totals: dict[int, int]
     total_mismatch: set[int]
     errors: dict[str, list[str]]  # every field error
+    entries: Mapping[str, str]
 
     @property
     def error_count(self) -> int:
@@ -118,6 +130,10 @@ class SheetEvaluation:
     @property
     def entered_games(self) -> int:
         return sum(1 for r in self.rows if r.entered)
+
+    @property
+    def written_totals(self) -> bool:
+        return any(key.startswith("written-total-") for key in self.entries)
 
     @property
     def scorer_mismatch(self) -> bool:
@@ -263,7 +279,7 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
         written = _int(entries, f"written-total-c{c.number}", all_errors)
         if written is not None and written != totals[c.number]:
             total_mismatch.add(c.number)
-    return SheetEvaluation(layout, rows, running, totals, total_mismatch, all_errors)
+    return SheetEvaluation(layout, rows, running, totals, total_mismatch, all_errors, entries)
 
 
 def _engine_field(prefix: str, engine_field: str, active: list[int]) -> str:
@@ -306,12 +322,14 @@ class SaveOutcome:
     notice: str = ""
 
 
-def load_table(table_id: int) -> Table:
-    return (
-        Table.objects.select_related("round__tournament", "competition")
-        .prefetch_related(Prefetch("seats", Seat.objects.select_related("entrant")))
-        .get(pk=table_id)
+def load_table(table_id: int, tournament: Tournament | None = None) -> Table:
+    """A table with its seats; 404 when it does not exist (in that tournament)."""
+    tables = Table.objects.select_related("round__tournament", "competition").prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("entrant"))
     )
+    if tournament is not None:
+        tables = tables.filter(round__tournament=tournament)
+    return get_object_or_404(tables, pk=table_id)
 
 
 def save_sheet(
@@ -336,6 +354,10 @@ def save_sheet(
             if sheet is None:
                 if expected_version:
                     raise DeskError(_("Der Spielzettel wurde gelöscht."))
+                if not evaluation.entered_games and not evaluation.written_totals:
+                    raise DeskError(
+                        _("Auf dem Spielzettel ist nichts eingetragen; nichts gespeichert.")
+                    )
                 sheet = ScoreSheet.objects.create(table=table, version=0, entered_by=user)  # type: ignore[misc]
                 before = None
             else:
@@ -345,7 +367,10 @@ def save_sheet(
             changed = sheet.entries != entries or sheet.version == 0
             was_confirmed = sheet.status == SheetStatus.CONFIRMED
             valid = evaluation.complete and not evaluation.error_count
-            if was_confirmed and changed and not valid:
+            # A correction of a confirmed sheet: with the double check it goes back to a draft
+            # that a second person must confirm; without it, it must be valid and stays counted.
+            reopen = was_confirmed and changed and tournament.double_check
+            if was_confirmed and changed and not valid and not reopen:
                 raise DeskError(
                     _(
                         "Ein bestätigter Spielzettel kann nur mit vollständigen, gültigen "
@@ -355,8 +380,17 @@ def save_sheet(
             if changed:
                 sheet.entries = entries
                 sheet.entered_by = user  # type: ignore[assignment]
+            if reopen:
+                sheet.status = SheetStatus.DRAFT
+                sheet.confirmed_by = None
+                sheet.confirmed_at = None
             notice = ""
-            confirming = confirm and not was_confirmed
+            if reopen:
+                notice = _(
+                    "Korrektur gespeichert. Vier-Augen-Prinzip: der Spielzettel zählt erst "
+                    "wieder, wenn eine zweite Person ihn bestätigt."
+                )
+            confirming = confirm and sheet.status != SheetStatus.CONFIRMED
             if confirming and not valid:
                 confirming = False
                 notice = _(
@@ -371,7 +405,7 @@ def save_sheet(
                 )
             ):
                 confirming = False
-                notice = _(
+                notice = notice or _(
                     "Vier-Augen-Prinzip: gespeichert, aber eine andere Person als die, die den "
                     "Spielzettel eingegeben hat, muss ihn bestätigen."
                 )

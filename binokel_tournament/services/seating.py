@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 import pairing
 
-from ..models import Competition, Entrant, Mode, Round, Seat, Table, Tournament
+from ..models import Competition, Entrant, Mode, Round, ScoreSheet, Seat, Table, Tournament
 from .audit import log_action
 from .errors import DeskError
 
@@ -165,14 +165,9 @@ def replan_seating(competition: Competition, seed: int = 0, user: object = None)
     played = locked_rounds(tournament)
     entrants = active_entrants(competition)
     active = {e.start_number for e in entrants}
-    planned = {n for r in current.rounds for t in r.tables for n in t.seats}
-    withdraw = sorted(planned - active)
+    withdraw, add_numbers = plan_changes(current, played, active)
     all_entrants = list(competition.entrants.order_by("start_number"))
-    add = [
-        pairing.Entrant(e.start_number, e.club.strip().lower() or None)
-        for e in entrants
-        if e.start_number not in planned
-    ]
+    add = [e for e in engine_entrants(entrants) if e.start_number in add_numbers]
     try:
         plan = pairing.replan(
             current, played, engine_entrants(all_entrants), withdraw=withdraw, add=add, seed=seed
@@ -188,6 +183,37 @@ def replan_seating(competition: Competition, seed: int = 0, user: object = None)
     return SeatingSummary(plan, quality)
 
 
+def plan_changes(plan: pairing.Plan, played: int, active: set[int]) -> tuple[list[int], list[int]]:
+    """Who is seated in the rounds still to play but withdrew, and who is active but not seated
+    there (late arrivals, and withdrawn entrants who came back)."""
+    upcoming = [r for r in plan.rounds if r.number > played]
+    if not upcoming:
+        return [], []
+    seated = {n for t in upcoming[0].tables for n in t.seats}
+    return sorted(seated - active), sorted(active - seated)
+
+
+@dataclass(frozen=True)
+class PlanStatus:
+    """Whether the plan of the rounds still to play matches the registrations."""
+
+    withdrawn: list[int]
+    missing: list[int]
+
+    @property
+    def out_of_date(self) -> bool:
+        return bool(self.withdrawn or self.missing)
+
+
+def plan_status(competition: Competition, plan: pairing.Plan | None = None) -> PlanStatus:
+    plan = plan if plan is not None else plan_from_db(competition)
+    if plan is None:
+        return PlanStatus([], [])
+    active = {e.start_number for e in active_entrants(competition)}
+    withdrawn, missing = plan_changes(plan, locked_rounds(competition.tournament), active)
+    return PlanStatus(withdrawn, missing)
+
+
 def seating_quality(competition: Competition) -> pairing.Quality | None:
     plan = plan_from_db(competition)
     if plan is None:
@@ -198,7 +224,12 @@ def seating_quality(competition: Competition) -> pairing.Quality | None:
 def set_round_locked(round_obj: Round, locked: bool, user: object = None) -> None:
     if round_obj.locked == locked:
         return
-    if not locked and round_obj.tables.filter(sheet__isnull=False).exists():
+    sheets = ScoreSheet.objects.filter(table__round=round_obj)
+    if not locked and sheets.filter(games__isnull=False).exists() or any(
+        key.endswith(("-meld", "-tricks", "-bid", "-declarer"))
+        for sheet in sheets.only("entries")
+        for key in sheet.entries
+    ):
         raise DeskError(
             _("Für diesen Durchgang sind schon Ergebnisse erfasst; er bleibt gesperrt.")
         )

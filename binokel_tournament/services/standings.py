@@ -30,7 +30,7 @@ class StandingRow:
     @property
     def place_label(self) -> str:
         if self.place is None:
-            return "a. K." if self.entrant.unranked else ""
+            return str(_("a. K.")) if self.entrant.unranked else ""
         return f"{self.place}." if not self.shared else f"{self.place}. ="
 
     @property
@@ -112,8 +112,14 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     )
     if after_round is None and results:
         last = max(item["round_number"] for item in results)
+    played = {item["entrant_id"] for item in results}
     rounds = list(range(1, last + 1))
-    entrants = list(competition.entrants.order_by("start_number"))
+    # a withdrawn entrant who never played is not listed; one who played keeps the points
+    entrants = [
+        e
+        for e in competition.entrants.order_by("start_number")
+        if not e.withdrawn or e.pk in played
+    ]
     rows = {
         e.pk: StandingRow(
             entrant=e, round_points=[0] * len(rounds), total=0, declarer_wins=0, games=0

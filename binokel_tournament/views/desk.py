@@ -23,7 +23,7 @@ from .common import after_round_param, get_competition, get_tournament
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.all()
-    if tournaments.count() == 1:
+    if tournaments.count() == 1 and "alle" not in request.GET:
         return redirect("desk:dashboard", slug=tournaments.get().slug)
     return render(request, "desk/home.html", {"tournaments": tournaments})
 
@@ -61,6 +61,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
             wanted = set(form.cleaned_data["competitions"])
             for mode in wanted:
                 Competition.objects.get_or_create(tournament=t, mode=mode)
+            t.competitions.exclude(mode__in=wanted).filter(entrants__isnull=True).delete()
             log_action(
                 t,
                 request.user,
@@ -86,6 +87,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "competition": c,
                 "entrants": c.entrants.filter(withdrawn=False).count(),
                 "seated": c.tables.exists(),
+                "plan": seating.plan_status(c),
             }
         )
     return render(
@@ -136,6 +138,14 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament(slug)
     entrant = get_object_or_404(Entrant, pk=pk, tournament=t)
+    if request.method == "POST" and "delete" in request.POST:
+        try:
+            registration.delete_entrant(entrant, request.user)
+        except DeskError as exc:
+            messages.error(request, exc.message)
+            return redirect("desk:entrant_edit", slug=slug, pk=pk)
+        messages.success(request, _("%(entrant)s wurde gelöscht.") % {"entrant": entrant})
+        return redirect("desk:entrants", slug=slug, mode=entrant.competition.mode)
     form = EntrantForm(request.POST or None, instance=entrant)
     if request.method == "POST" and form.is_valid():
         try:
@@ -195,9 +205,10 @@ def renumber(request: HttpRequest, slug: str) -> HttpResponse:
 def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
     if request.method == "POST":
-        competition = get_object_or_404(
-            Competition, pk=request.POST.get("competition"), tournament=t
-        )
+        competition_id = request.POST.get("competition", "")
+        if not competition_id.isdigit():
+            return redirect("desk:seating", slug=slug)
+        competition = get_object_or_404(Competition, pk=int(competition_id), tournament=t)
         seed_text = request.POST.get("seed", "0")
         seed = int(seed_text) if seed_text.lstrip("-").isdigit() else 0
         try:
@@ -212,7 +223,13 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("desk:seating", slug=slug)
     blocks = []
     for c in t.competitions.all():
-        blocks.append({"competition": c, "quality": seating.seating_quality(c)})
+        blocks.append(
+            {
+                "competition": c,
+                "quality": seating.seating_quality(c),
+                "status": seating.plan_status(c),
+            }
+        )
     rounds = (
         Round.objects.filter(tournament=t)
         .prefetch_related("tables__seats__entrant", "tables__competition")
@@ -327,9 +344,7 @@ def _sheet_context(
 @login_required
 def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     t = get_tournament(slug)
-    table = results.load_table(table_id)
-    if table.round.tournament_id != t.pk:
-        return redirect("desk:overview", slug=slug)
+    table = results.load_table(table_id, t)
     rules = t.rules()
     layout = results.sheet_layout(table, rules)
     stored = (
@@ -340,7 +355,7 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     if request.method == "POST":
         entries = results.clean_entries(request.POST)
         version_text = request.POST.get("version", "0")
-        expected = int(version_text) if version_text.isdigit() else None
+        expected = int(version_text) if version_text.isdigit() else -1  # unknown: a conflict
         try:
             outcome = results.save_sheet(
                 table, request.POST, request.user, expected, confirm="confirm" in request.POST
@@ -393,7 +408,7 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """htmx: evaluate what is typed so far and return out-of-band fragments (points, running
     totals, messages, error marks); inputs are never replaced, so the cursor stays put."""
     t = get_tournament(slug)
-    table = results.load_table(table_id)
+    table = results.load_table(table_id, t)
     rules = t.rules()
     layout = results.sheet_layout(table, rules)
     entries = results.clean_entries(request.POST)
