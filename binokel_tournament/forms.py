@@ -200,14 +200,19 @@ class ImportForm(forms.Form):
 
 class NumberingForm(forms.Form):
     scheme = forms.ChoiceField(
-        label=_("Startnummern"),
+        label=_("Startnummern für das ganze Turnier (Einzel und Paare)"),
         choices=[
             (NumberingScheme.REGISTRATION, _("in der Reihenfolge der Anmeldung")),
             (NumberingScheme.RANDOM, _("ausgelost")),
             (NumberingScheme.CLUBS_SPLIT, _("Vereine getrennt")),
         ],
     )
-    seed = forms.IntegerField(label=_("Los-Nummer"), initial=0, required=False)
+    seed = forms.IntegerField(
+        label=_("Los-Nummer"),
+        required=False,
+        min_value=0,
+        help_text=_("leer lassen für eine neue Auslosung"),
+    )
 
 
 class SeatingForm(forms.Form):

@@ -12,6 +12,7 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from .services.standings import Standings
+from .templatetags.binokel import points
 
 NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}
 
@@ -30,11 +31,17 @@ class StandingsTable(tables.Table):
 
     @property
     def body(self) -> list[list[tuple[str, Any]]]:
-        """(css class, value) per cell, in column order, for the rows in their current order."""
-        columns = [
-            (c.name, "num" if c.name not in {"place", "name", "club"} else "") for c in self.columns
+        """(css class, text) per cell, in column order, for the rows in their current order;
+        points are grouped as the language writes them (1.220)."""
+        text = ("place", "name", "club")
+        columns = [(c.name, "" if c.name in text else "num") for c in self.columns]
+        return [
+            [
+                (css, item[name] if css == "" or name == "start_number" else points(item[name]))
+                for name, css in columns
+            ]
+            for item in self.data
         ]
-        return [[(css, item[name]) for name, css in columns] for item in self.data]
 
 
 def standings_table(standings: Standings, request: Any = None) -> StandingsTable:

@@ -116,7 +116,7 @@ def _names(rng: random.Random, count: int) -> list[str]:
 
 
 def create_demo(
-    singles: int = 45,
+    singles: int = 46,
     pairs: int = 12,
     scored_rounds: int = 2,
     seed: int = 2026,

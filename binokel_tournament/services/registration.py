@@ -186,17 +186,22 @@ def club_split_order(entrants: Sequence[Entrant]) -> list[Entrant]:
     return order
 
 
-def renumber(tournament: Tournament, scheme: str, seed: int = 0, user: object = None) -> None:
-    """Give every entrant a new start number (1..N over the whole tournament) — only before
-    any seating exists, since printed plans use the numbers."""
+def renumber(
+    tournament: Tournament, scheme: str, seed: int | None = None, user: object = None
+) -> int | None:
+    """Give every entrant of the tournament (Einzel and Paare alike) a new start number 1..N,
+    only before any seating exists, since printed plans use the numbers. Returns the seed of a
+    random draw."""
     if Seat.objects.filter(table__round__tournament=tournament).exists():
         raise DeskError(
             _("Startnummern können nach der Auslosung der Tische nicht mehr geändert werden.")
         )
     if scheme not in NumberingScheme.CHOICES:
         raise DeskError(_("Unbekanntes Verfahren für die Startnummern."), "scheme")
-    entrants = list(tournament.entrants.order_by("competition__mode", "created_at", "pk"))
+    entrants = list(tournament.entrants.order_by("created_at", "pk"))
     if scheme == NumberingScheme.RANDOM:
+        if seed is None:  # a fresh draw; the seed is logged so the draw can be repeated
+            seed = random.SystemRandom().randrange(1, 1_000_000)
         random.Random(seed).shuffle(entrants)
     elif scheme == NumberingScheme.CLUBS_SPLIT:
         entrants = club_split_order(entrants)
@@ -215,8 +220,9 @@ def renumber(tournament: Tournament, scheme: str, seed: int = 0, user: object = 
         "entrants.renumber",
         tournament,
         before={str(k): v for k, v in before.items()},
-        after={str(e.pk): e.start_number for e in entrants},
+        after={"scheme": scheme, "seed": seed, **{str(e.pk): e.start_number for e in entrants}},
     )
+    return seed
 
 
 @dataclass(frozen=True)

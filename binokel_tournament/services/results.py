@@ -189,7 +189,8 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
             if prev_durch_player is not None
             else prev_dealer % nplayers + 1
         )
-        dealer = _int(entries, p + "dealer", errors) or default_dealer
+        typed_dealer = _int(entries, p + "dealer", errors)
+        dealer = default_dealer if typed_dealer is None else typed_dealer
         if not 1 <= dealer <= nplayers:
             errors.setdefault(p + "dealer", []).append(
                 _("Geber muss ein Platz von 1 bis %(n)s sein.") % {"n": nplayers}
@@ -270,7 +271,7 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
         prev_durch_player = None
         if (
             row.kind == GameKind.DURCH
-            and row.declarer is not None
+            and row.declarer in active  # a Durch player who really played
             and layout.kind != TableKind.PAIRS
         ):
             prev_durch_player = row.declarer

@@ -192,10 +192,16 @@ def renumber(request: HttpRequest, slug: str) -> HttpResponse:
     form = NumberingForm(request.POST)
     if form.is_valid():
         try:
-            registration.renumber(
-                t, form.cleaned_data["scheme"], form.cleaned_data.get("seed") or 0, request.user
+            seed = registration.renumber(
+                t, form.cleaned_data["scheme"], form.cleaned_data.get("seed"), request.user
             )
-            messages.success(request, _("Startnummern neu vergeben."))
+            if seed is not None:
+                messages.success(
+                    request,
+                    _("Startnummern ausgelost (Los-Nummer %(seed)s).") % {"seed": seed},
+                )
+            else:
+                messages.success(request, _("Startnummern neu vergeben."))
         except DeskError as exc:
             messages.error(request, exc.message)
     return redirect("desk:dashboard", slug=slug)
@@ -266,6 +272,8 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
                 state = "missing"
             elif sheet.status == SheetStatus.CONFIRMED:
                 state = "confirmed"
+            elif sheet.complete and not sheet.error_count:
+                state = "ready"  # complete and valid, waiting to be confirmed
             else:
                 state = "draft"
             rows.append({"table": table, "sheet": sheet, "state": state})
@@ -274,7 +282,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
                 "round": r,
                 "rows": rows,
                 "missing": sum(1 for x in rows if x["state"] == "missing"),
-                "drafts": sum(1 for x in rows if x["state"] == "draft"),
+                "drafts": sum(1 for x in rows if x["state"] in {"draft", "ready"}),
                 "confirmed": sum(1 for x in rows if x["state"] == "confirmed"),
                 "mismatch": sum(1 for x in rows if x["sheet"] and x["sheet"].scorer_mismatch),
                 "next_missing": next((x["table"] for x in rows if x["state"] != "confirmed"), None),
@@ -315,7 +323,7 @@ def _sheet_context(
                 "bid": entries.get(f"g{row.number}-bid", ""),
                 "dealer": entries.get(f"g{row.number}-dealer", ""),
                 "notrick": bool(entries.get(f"g{row.number}-notrick")),
-                "messages": [m for ms in row.errors.values() for m in ms],
+                "messages": list(dict.fromkeys(m for ms in row.errors.values() for m in ms)),
             }
         )
     totals = [

@@ -58,6 +58,16 @@
     });
   });
 
+  // A game changed to "abgeschrieben" has no tricks: drop the ones filled in automatically.
+  form.addEventListener("change", function (event) {
+    var el = event.target;
+    if (!el.name || !/^g\d+-kind$/.test(el.name) || el.value !== "conceded") return;
+    var game = el.name.split("-")[0].slice(1);
+    rowInputs(game, "input.tricks").forEach(function (i) {
+      if (i.dataset.auto === "1") { i.value = ""; delete i.dataset.auto; }
+    });
+  }, true);
+
   form.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" || event.target.tagName === "BUTTON") return;
     event.preventDefault();

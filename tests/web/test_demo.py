@@ -82,4 +82,4 @@ def test_the_committed_fixture_is_what_the_demo_command_makes():
         return out
 
     assert summary(loaded) == summary(fresh)
-    assert len(summary(loaded)["singles"]) == 45 and len(summary(loaded)["pairs"]) == 12
+    assert len(summary(loaded)["singles"]) == 46 and len(summary(loaded)["pairs"]) == 12

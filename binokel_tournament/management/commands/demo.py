@@ -10,12 +10,13 @@ from ...services.demo import DEMO_PASSWORD, create_demo
 
 class Command(BaseCommand):
     help = (
-        "Create (idempotently) the demo tournament: 45 individuals and 12 pairs, seating for 3 "
-        "rounds, rounds 1-2 scored from really dealt hands, round 3 open."
+        "Create (idempotently) the demo tournament: 46 individuals (one 4-table with a sitting-out "
+        "dealer per round) and 12 pairs, seating for 3 rounds, rounds 1-2 scored from really "
+        "dealt hands, round 3 open."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--singles", type=int, default=45)
+        parser.add_argument("--singles", type=int, default=46)
         parser.add_argument("--pairs", type=int, default=12)
         parser.add_argument("--scored-rounds", type=int, default=2)
         parser.add_argument("--seed", type=int, default=2026)
