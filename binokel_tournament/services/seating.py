@@ -225,10 +225,14 @@ def set_round_locked(round_obj: Round, locked: bool, user: object = None) -> Non
     if round_obj.locked == locked:
         return
     sheets = ScoreSheet.objects.filter(table__round=round_obj)
-    if not locked and sheets.filter(games__isnull=False).exists() or any(
-        key.endswith(("-meld", "-tricks", "-bid", "-declarer"))
-        for sheet in sheets.only("entries")
-        for key in sheet.entries
+    if (
+        not locked
+        and sheets.filter(games__isnull=False).exists()
+        or any(
+            key.endswith(("-meld", "-tricks", "-bid", "-declarer"))
+            for sheet in sheets.only("entries")
+            for key in sheet.entries
+        )
     ):
         raise DeskError(
             _("Für diesen Durchgang sind schon Ergebnisse erfasst; er bleibt gesperrt.")
