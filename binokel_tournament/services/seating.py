@@ -221,19 +221,19 @@ def seating_quality(competition: Competition) -> pairing.Quality | None:
     return pairing.check_plan(plan, engine_entrants(list(competition.entrants.all())))
 
 
+def _round_has_results(round_obj: Round) -> bool:
+    """Whether any sheet of the round holds a game (stored, or typed into a draft)."""
+    sheets = ScoreSheet.objects.filter(table__round=round_obj)
+    if sheets.filter(games__isnull=False).exists():
+        return True
+    typed = ("-meld", "-tricks", "-bid", "-declarer")
+    return any(key.endswith(typed) for sheet in sheets.only("entries") for key in sheet.entries)
+
+
 def set_round_locked(round_obj: Round, locked: bool, user: object = None) -> None:
     if round_obj.locked == locked:
         return
-    sheets = ScoreSheet.objects.filter(table__round=round_obj)
-    if (
-        not locked
-        and sheets.filter(games__isnull=False).exists()
-        or any(
-            key.endswith(("-meld", "-tricks", "-bid", "-declarer"))
-            for sheet in sheets.only("entries")
-            for key in sheet.entries
-        )
-    ):
+    if not locked and _round_has_results(round_obj):
         raise DeskError(
             _("Für diesen Durchgang sind schon Ergebnisse erfasst; er bleibt gesperrt.")
         )

@@ -195,3 +195,13 @@ def test_names_are_escaped_everywhere(desk_client, client, tournament):
     ):
         html = response.content.decode()
         assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+
+
+def test_a_round_with_a_draft_can_still_be_locked(seated, orga):
+    table = three_table(seated, 2)
+    save_sheet(table, full_three_table(1), orga, expected_version=0)
+    round_obj = Round.objects.get(pk=table.round.pk)
+    round_obj.locked = False
+    round_obj.save()
+    set_round_locked(round_obj, True)
+    assert Round.objects.get(pk=round_obj.pk).locked
