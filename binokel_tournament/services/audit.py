@@ -26,3 +26,18 @@ def log_action(
         before=before,
         after=after,
     )
+
+
+def changes(before: Any, after: Any) -> list[tuple[str, Any, Any]]:
+    """What an audit entry changed, field by field (a sheet's typed entries one by one)."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return [] if before == after else [("", before, after)]
+    out: list[tuple[str, Any, Any]] = []
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key), after.get(key)
+        if isinstance(old, dict) or isinstance(new, dict):
+            for sub, o, n in changes(old or {}, new or {}):
+                out.append((f"{key}.{sub}" if sub else key, o, n))
+        elif old != new:
+            out.append((key, old, new))
+    return out

@@ -245,6 +245,11 @@ HEADER_ALIASES = {
     "partner": {"partner", "partnerin", "partner/in", "name 2", "spieler 2", "player 2"},
     "club": {"verein", "club", "ort", "gruppe"},
     "start_number": {"startnummer", "start-nr", "start-nr.", "nr", "nr.", "start number"},
+    # a name split over two columns is joined: "Vorname Nachname"
+    "first_name": {"vorname", "first name", "firstname", "vorname 1"},
+    "last_name": {"nachname", "familienname", "last name", "surname", "nachname 1"},
+    "partner_first_name": {"vorname 2", "partner vorname", "vorname partner/in"},
+    "partner_last_name": {"nachname 2", "partner nachname", "nachname partner/in"},
 }
 
 
@@ -256,9 +261,12 @@ def map_columns(header: Sequence[object]) -> dict[str, int]:
         for field_name, aliases in HEADER_ALIASES.items():
             if label in aliases and field_name not in mapping:
                 mapping[field_name] = index
-    if "name" not in mapping:
+    if "name" not in mapping and "last_name" not in mapping:
         raise DeskError(
-            _("Die Tabelle braucht eine Spalte „Name“ (gefunden: %(columns)s).")
+            _(
+                "Die Tabelle braucht eine Spalte „Name“ oder „Vorname“ und „Nachname“ "
+                "(gefunden: %(columns)s)."
+            )
             % {"columns": ", ".join(str(c) for c in header if c)},
             "file",
         )
@@ -296,7 +304,11 @@ def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[i
                     (line, _("Startnummer „%(value)s“ ist keine Zahl.") % {"value": number_text})
                 )
                 continue
-        out.append(ImportRow(line, cell("name"), cell("partner"), cell("club"), number))
+        name = cell("name") or " ".join(filter(None, (cell("first_name"), cell("last_name"))))
+        partner = cell("partner") or " ".join(
+            filter(None, (cell("partner_first_name"), cell("partner_last_name")))
+        )
+        out.append(ImportRow(line, name, partner, cell("club"), number))
     return out
 
 

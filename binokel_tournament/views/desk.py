@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from ..forms import EntrantForm, ImportForm, NumberingForm, QuickEntrantForm, TournamentForm
 from ..models import Competition, Entrant, Round, ScoreSheet, SheetStatus, Table, Tournament
 from ..services import registration, results, seating
+from ..services.audit import changes as audit_changes
 from ..services.audit import log_action
 from ..services.errors import DeskError
 from ..services.standings import compute_standings
@@ -445,5 +446,9 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 @login_required
 def audit(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
-    entries = t.audit_log.select_related("user")[:300]
+    log = t.audit_log.select_related("user")
+    object_type, object_id = request.GET.get("type", ""), request.GET.get("id", "")
+    if object_type and object_id:
+        log = log.filter(object_type=object_type, object_id=object_id)
+    entries = [{"entry": e, "changes": audit_changes(e.before, e.after)[:60]} for e in log[:300]]
     return render(request, "desk/audit.html", {"tournament": t, "entries": entries})

@@ -120,3 +120,15 @@ def test_start_numbers_are_frozen_once_tables_are_drawn():
     generate_seating(s)
     with pytest.raises(DeskError):
         renumber(t, NumberingScheme.RANDOM)
+
+
+def test_first_and_last_name_columns_are_joined():
+    t = create_tournament("T")
+    rows = [
+        ["Vorname", "Nachname", "Vorname 2", "Nachname 2", "Verein"],
+        ["Anna", "Häußler", "Bernd", "Schäfer", "CVJM"],
+    ]
+    report = import_entrants(t.competitions.get(mode=Mode.PAIRS), rows)
+    assert [(e.name, e.partner, e.club) for e in report.created] == [
+        ("Anna Häußler", "Bernd Schäfer", "CVJM")
+    ]

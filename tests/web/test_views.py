@@ -230,3 +230,18 @@ def test_an_english_browser_still_gets_the_german_desk(desk_client, seated):
         reverse("desk:seating", args=[seated.slug]), HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9"
     ).content.decode()
     assert "wiederholte Begegnungen" in page
+
+
+def test_the_history_of_a_sheet_shows_each_corrected_field(desk_client, seated, orga):
+    from binokel_tournament.services.results import save_sheet
+
+    table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
+    save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
+    corrected = {**full_three_table(), "g7-bid": "210"}
+    save_sheet(table, corrected, orga, expected_version=1)
+    sheet = ScoreSheet.objects.get(table=table)
+    page = desk_client.get(
+        reverse("desk:audit", args=[seated.slug]), {"type": "ScoreSheet", "id": sheet.pk}
+    ).content.decode()
+    assert "sheet.correct" in page and "entries.g7-bid" in page
+    assert "200 → <strong>210</strong>" in page
