@@ -107,6 +107,7 @@ class GameRow:
     errors: dict[str, list[str]] = field(default_factory=dict)  # form field name -> messages
     written_mismatch: set[int] = field(default_factory=set)
     parsed: dict[str, object] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # hints that are not errors
 
 
 @dataclass
@@ -179,6 +180,7 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
     totals = {c.number: 0 for c in layout.columns}
     prev_dealer: int | None = None
     prev_durch_player: int | None = None
+    pair_durch_before = False
     for n in range(1, layout.games + 1):
         p = f"g{n}-"
         errors: dict[str, list[str]] = {}
@@ -197,6 +199,10 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
             )
             dealer = default_dealer
         row = GameRow(number=n, dealer=dealer)
+        if pair_durch_before and typed_dealer is None:
+            row.notes.append(
+                _("Nach dem Durch gibt der Durch-Spieler: bitte seinen Platz als Geber eintragen.")
+            )
         row.kind = entries.get(p + "kind", GameKind.PLAYED)
         if row.kind not in {k.value for k in GameKind}:
             errors.setdefault(p + "kind", []).append(_("Unbekannte Spielart."))
@@ -269,6 +275,8 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
         rows.append(row)
         prev_dealer = dealer
         prev_durch_player = None
+        # at a pair table the sheet does not say which partner played the Durch
+        pair_durch_before = layout.kind == TableKind.PAIRS and row.kind == GameKind.DURCH
         if (
             row.kind == GameKind.DURCH
             and row.declarer in active  # a Durch player who really played

@@ -198,3 +198,16 @@ def test_four_table_dealer_sits_out_and_scores_zero(db, orga):
     bad = game_entries(1, 2, 200, [20, 20, 60, 0], [0, 58, 152, 40], columns=(1, 2, 3, 4))
     ev = evaluate(layout, bad, rules)
     assert "g1-c1-meld" in ev.errors
+
+
+def test_after_a_durch_at_a_pair_table_the_desk_is_asked_for_the_dealer(seated):
+    table = first_table(seated, TableKind.PAIRS)
+    rules = seated.rules()
+    layout = sheet_layout(table, rules)
+    entries = game_entries(1, 1, 300, None, [250, 0], kind="durch", columns=(1, 2))
+    ev = evaluate(layout, entries, rules)
+    assert ev.rows[0].points == {1: 1000, 2: 0}
+    assert ev.rows[1].notes and "Geber" in ev.rows[1].notes[0]
+    assert not ev.errors  # a hint, not an error
+    ev = evaluate(layout, {**entries, "g2-dealer": "3"}, rules)
+    assert ev.rows[1].notes == [] and ev.rows[1].dealer == 3
