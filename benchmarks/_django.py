@@ -50,4 +50,9 @@ def build_scored_tournament(entrants: int, name: str, username: str) -> tuple[ob
     generate_seating(comp, user=user)
     for round_obj in t.round_set.order_by("number"):
         simulate_round(round_obj, user, seed=round_obj.number)
+    from django.db import connection
+
+    if connection.vendor == "postgresql":  # what autovacuum does after a bulk load
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     return t, user
