@@ -3,7 +3,7 @@
 It never imports Django; the web app calls it with plain frozen dataclasses. See RULES.md.
 """
 
-from scoring.engine import score_game, validate_game
+from scoring.engine import read_game, score_game, validate_game
 from scoring.errors import EngineError, FieldError, ScoringError, translate
 from scoring.melds import (
     EYES,
@@ -23,18 +23,20 @@ from scoring.melds import (
     nearest_totals,
     witness,
 )
-from scoring.model import GameInput, GameKind, GameResult, PartyInput
-from scoring.rules import EJL, PRESETS, RuleSet, get_preset
+from scoring.model import GameInput, GameKind, GameRead, GameResult, PartyInput
+from scoring.rules import EJL, PRESETS, TIE_BREAKS, RuleSet, get_preset
 
 __all__ = [
     "EJL",
     "EYES",
     "PRESETS",
+    "TIE_BREAKS",
     "Card",
     "EngineError",
     "FieldError",
     "GameInput",
     "GameKind",
+    "GameRead",
     "GameResult",
     "MeldCounts",
     "PartyInput",
@@ -53,6 +55,7 @@ __all__ = [
     "hand_melds",
     "meld_total",
     "nearest_totals",
+    "read_game",
     "score_game",
     "translate",
     "validate_game",

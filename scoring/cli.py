@@ -1,12 +1,13 @@
 """Command line of the scoring engine (the contract in DESIGN.md).
 
-    python -m scoring score [--rules FILE] [--lang de|en]     < game.json   (one game or a list)
+    python -m scoring [--lang de|en] score [--rules FILE]     < game.json   (one game or a list)
     python -m scoring melds [--cards 12|9 | --pair] [--witness TOTAL] [--rules FILE]
-    python -m scoring rules [--preset NAME] [--describe] [--lang de|en]
+    python -m scoring rules [--preset NAME] [--describe]
 
-Results go to stdout as JSON. Invalid input exits with status 2 and prints
-``{"errors": [{"field": "parties[1].tricks", "message": "…"}]}`` naming every problem (for a list
-of games the fields are prefixed with the game's index: ``[3].parties[1].tricks``).
+``--lang`` may come before or after the command. Results go to stdout as JSON. Invalid input
+exits with status 2 and prints ``{"errors": [{"field": "parties[1].tricks", "message": "…"}]}``
+naming every problem (for a list of games the fields are prefixed with the game's index:
+``[3].parties[1].tricks``); so does a wrong command line, on the field ``arguments``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from scoring import messages as M
-from scoring.engine import _score_valid, validate_game
+from scoring.engine import read_game, score_game
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError
 from scoring.melds import (
     achievable_pair_totals,
@@ -26,7 +27,7 @@ from scoring.melds import (
     find_witness,
     witness_dict,
 )
-from scoring.model import GameInput, GameResult
+from scoring.reading import load_json
 from scoring.rules import EJL, PRESETS, RuleSet, get_preset
 
 EXIT_OK = 0
@@ -40,6 +41,17 @@ class _Invalid(Exception):
         self.errors = list(errors)
 
 
+class _ArgumentError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors become a field error instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _ArgumentError(message)
+
+
 def _prefixed(prefix: str, error: FieldError) -> FieldError:
     field = f"{prefix}.{error.field}" if error.field else prefix
     return FieldError(field, error.msgid, error.params)
@@ -49,7 +61,7 @@ def _load_rules(path: str | None) -> RuleSet:
     if path is None:
         return EJL
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, "rb") as handle:
             text = handle.read()
     except OSError as exc:
         error = FieldError.of("rules", M.RULES_FILE_UNREADABLE, detail=exc.strerror)
@@ -60,41 +72,34 @@ def _load_rules(path: str | None) -> RuleSet:
         raise _Invalid(_prefixed("rules", e) for e in exc.errors) from None
 
 
-def _score(data: object, rules: RuleSet) -> tuple[GameResult | None, list[FieldError]]:
-    try:
-        game = GameInput.from_dict(data)
-    except ScoringError as exc:
-        return None, list(exc.errors)
-    errors = validate_game(game, rules)
-    if errors:
-        return None, errors
-    return _score_valid(game, rules), []
+def _score(data: object, rules: RuleSet) -> dict[str, Any]:
+    return score_game(read_game(data, rules), rules).to_dict()
 
 
-def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> Any:
+def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
     rules = _load_rules(args.rules)
     try:
-        data = json.loads(stdin.read())
-    except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
-        raise _Invalid([FieldError.of("", M.INVALID_JSON, detail=str(exc))]) from None
+        data = load_json(stdin.read())
+    except ScoringError as exc:
+        raise _Invalid(exc.errors) from None
     if isinstance(data, list):
         results: list[dict[str, Any]] = []
         errors: list[FieldError] = []
         for i, item in enumerate(data):
-            result, problems = _score(item, rules)
-            errors.extend(_prefixed(f"[{i}]", e) for e in problems)
-            if result is not None:
-                results.append(result.to_dict())
+            try:
+                results.append(_score(item, rules))
+            except ScoringError as exc:
+                errors.extend(_prefixed(f"[{i}]", e) for e in exc.errors)
         if errors:
             raise _Invalid(errors)
-        return results
-    result, problems = _score(data, rules)
-    if result is None:
-        raise _Invalid(problems)
-    return result.to_dict()
+        return _dumps(results)
+    try:
+        return _dumps(_score(data, rules))
+    except ScoringError as exc:
+        raise _Invalid(exc.errors) from None
 
 
-def _cmd_melds(args: argparse.Namespace, stdin: IO[bytes]) -> Any:
+def _cmd_melds(args: argparse.Namespace, stdin: IO[bytes]) -> str:
     rules = _load_rules(args.rules)
     if args.witness is not None:
         found = find_witness(args.witness, args.cards, rules)
@@ -102,31 +107,39 @@ def _cmd_melds(args: argparse.Namespace, stdin: IO[bytes]) -> Any:
             raise _Invalid(
                 [FieldError.of("witness", M.NO_WITNESS, cards=args.cards, total=args.witness)]
             )
-        return witness_dict(found)
+        return _dumps(witness_dict(found))
     totals = achievable_pair_totals(rules) if args.pair else achievable_totals(args.cards, rules)
-    return sorted(totals)
+    return _dumps(sorted(totals))
 
 
-def _cmd_rules(args: argparse.Namespace, stdin: IO[bytes]) -> Any:
+def _cmd_rules(args: argparse.Namespace, stdin: IO[bytes]) -> str:
     try:
         rules = get_preset(args.preset)
     except ScoringError as exc:
         raise _Invalid(exc.errors) from None
     if args.describe:
-        return rules.describe(args.lang)
-    return rules.to_dict()
+        return json.dumps(rules.describe(args.lang), ensure_ascii=False, indent=2)
+    return rules.to_json()
+
+
+def _dumps(payload: object) -> str:
+    return json.dumps(payload, ensure_ascii=False)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m scoring",
         description="Binokel scoring engine (ejl tournament rules).",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    lang_help = "language of messages: de (default) or en"
+    parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE, help=lang_help)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--rules", metavar="FILE", help="rule set as JSON (default: ejl)")
-        p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+    def common(p: argparse.ArgumentParser, rules: bool = True) -> None:
+        if rules:
+            p.add_argument("--rules", metavar="FILE", help="rule set as JSON (default: ejl)")
+        # also after the command; SUPPRESS keeps a --lang given before it
+        p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
 
     score = sub.add_parser("score", help="score games read as JSON from stdin")
     common(score)
@@ -143,9 +156,23 @@ def _parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print a preset rule set as JSON")
     rules.add_argument("--preset", default="ejl", help=f"one of: {', '.join(PRESETS)}")
     rules.add_argument("--describe", action="store_true", help="print the rules as text lines")
-    rules.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+    common(rules, rules=False)
     rules.set_defaults(handler=_cmd_rules)
     return parser
+
+
+def _sniff_lang(argv: Sequence[str]) -> str:
+    """The --lang of a command line argparse rejected (for the language of that error)."""
+    lang = DEFAULT_LANGUAGE
+    for i, arg in enumerate(argv):
+        value = None
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.split("=", 1)[1]
+        if value in LANGUAGES:
+            lang = value
+    return lang
 
 
 def main(
@@ -153,19 +180,24 @@ def main(
     stdin: IO[bytes] | None = None,
     stdout: IO[str] | None = None,
 ) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command == "melds" and args.pair and args.witness is not None:
-        parser.error("--witness works for one hand (--cards), not with --pair")
+    arguments = list(sys.argv[1:] if argv is None else argv)
     out = stdout if stdout is not None else _utf8_stdout()
+    lang = _sniff_lang(arguments)
     try:
-        payload = args.handler(args, stdin if stdin is not None else sys.stdin.buffer)
+        try:
+            args = _parser().parse_args(arguments)
+            if args.command == "melds" and args.pair and args.witness is not None:
+                raise _ArgumentError("--witness works for one hand (--cards), not with --pair")
+        except _ArgumentError as exc:
+            error = FieldError.of("arguments", M.INVALID_COMMAND_LINE, detail=str(exc))
+            raise _Invalid([error]) from None
+        lang = args.lang
+        text = args.handler(args, stdin if stdin is not None else sys.stdin.buffer)
         status = EXIT_OK
     except _Invalid as exc:
-        payload = {"errors": [e.as_dict(args.lang) for e in exc.errors]}
+        text = _dumps({"errors": [e.as_dict(lang) for e in exc.errors]})
         status = EXIT_INVALID
-    indent = 2 if args.command == "rules" and status == EXIT_OK else None
-    out.write(json.dumps(payload, ensure_ascii=False, indent=indent) + "\n")
+    out.write(text + "\n")
     out.flush()
     return status
 

@@ -2,14 +2,19 @@
 
 ``validate_game`` returns every problem of an entry, each addressed to its field; it never
 raises. ``score_game`` raises ``ScoringError`` with those problems, or returns the points.
+``read_game`` does the same for a game's JSON: problems of type and shape and problems of the
+entry itself come in one answer (a field of the wrong type is reported once and its own checks are
+skipped; every other field is still checked).
 
 Decisions beyond RULES.md (each documented where it is made):
 
 * An empty meld counts as 0; empty tricks of a played game or a Durch count as 0 (the trick sum
   must still be 250). A 0 where "nothing is entered" is required (tricks of a conceded game,
   melds of a Durch) is accepted.
+* The declarer's tricks always include the 4 pressed cards (also in a Durch: there is no Durch
+  without the Dapp, rule 14), so they are at least 8 eyes (4 Unter).
 * A party "took a trick" when its tricks are > 0; the declarer may be marked ``took_trick=False``
-  explicitly, then its tricks are only the 4 pressed cards (at most 44 eyes). ``took_trick`` on
+  explicitly, then its tricks are only the 4 pressed cards (8 to 44 eyes). ``took_trick`` on
   any party must agree with its tricks (True needs tricks > 0; False on an opponent needs 0).
 * Rule 13 for a revoking opponent looks at the tricks it actually took: its tricks then count 0
   but its meld stays (rule 7).
@@ -22,7 +27,8 @@ Decisions beyond RULES.md (each documented where it is made):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from scoring import messages as M
 from scoring.errors import FieldError, ScoringError
@@ -35,9 +41,14 @@ from scoring.model import GameInput, GameKind, GameResult, PartyInput
 from scoring.rules import EJL, RuleSet
 
 TOTAL_EYES = 250
+MIN_PRESSED_EYES = 8  # 4 pressed cards, at least 4 Unter
 MAX_PRESSED_EYES = 44  # 4 pressed cards, at most 4 Asse
 HAND_CARDS = 12  # a player's hand at a 3-table (and the active players of a 4-table)
 PLAYERS = {3: 3, 2: 4}  # parties -> players in the game
+
+# Problems of type or shape, by field (see GameRead): none for a game built in code.
+_Problems = Mapping[str, Sequence[FieldError]]
+_NO_PROBLEMS: _Problems = MappingProxyType({})
 
 
 def round10(eyes: int) -> int:
@@ -55,87 +66,118 @@ def half_bid(bid: int) -> int:
     return ceil10(-(-bid // 2))
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _kind(value: object) -> GameKind | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return GameKind(value)
-    except ValueError:
-        return None
-
-
 # --- validation --------------------------------------------------------------------------------
 def validate_game(game: GameInput, rules: RuleSet = EJL) -> list[FieldError]:
     """Every problem of one game entry, addressed to its field; an empty list when it is valid."""
+    return _validate(game, rules, _NO_PROBLEMS)
+
+
+def read_game(data: object, rules: RuleSet = EJL) -> GameInput:
+    """A valid game from its JSON shape (see scoring/model.py), or ScoringError naming every
+    problem: of type and shape, and of the entry itself, in field order."""
+    read = GameInput.read(data)
+    if read.game is None:
+        raise ScoringError(read.errors)
+    errors = _validate(read.game, rules, read.problems)
+    if errors:
+        raise ScoringError(errors)
+    return read.game
+
+
+def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> list[FieldError]:
+    """The checks of ``validate_game``. A field in ``problems`` could not be read: its problems
+    are reported in its place, its own checks are skipped, and so is every check that needs its
+    value; any problem left over (an unknown field) comes last."""
     errors: list[FieldError] = []
-    kind = _kind(game.kind)
-    if kind is None:
-        errors.append(FieldError.of("kind", M.UNKNOWN_KIND, value=game.kind))
+    reported: set[str] = set()
+
+    def unreadable(field: str) -> bool:
+        if not problems or field not in problems:
+            return False
+        errors.extend(problems[field])
+        reported.add(field)
+        return True
+
+    kind = game.kind
+    if not unreadable("kind") and kind is None:
+        errors.append(FieldError.of("kind", M.REQUIRED))
 
     parties: Sequence[PartyInput] = game.parties
     count = len(parties)
-    shape_ok = count in PLAYERS
+    parties_known = not (problems and "parties" in problems)
 
     declarer: int | None = None
-    if game.declarer is None:
+    if unreadable("declarer"):
+        pass
+    elif game.declarer is None:
         errors.append(FieldError.of("declarer", M.DECLARER_MISSING))
-    elif not _is_int(game.declarer):
-        errors.append(FieldError.of("declarer", M.NOT_AN_INTEGER))
+    elif not parties_known:
+        pass  # the parties could not be read: the declarer's range is unknown
     elif not 0 <= game.declarer < count:
         errors.append(FieldError.of("declarer", M.DECLARER_RANGE, value=game.declarer, count=count))
     else:
         declarer = game.declarer
 
+    revoked_known = not (problems and "revoked" in problems)
     revoked_errors: list[FieldError] = []
-    revoked = _check_revoked(game.revoked, count, kind, revoked_errors)
+    revoked = (
+        _check_revoked(game.revoked, count if parties_known else None, kind, revoked_errors)
+        if revoked_known
+        else None
+    )
 
-    errors.extend(_check_bid(game, kind, declarer, revoked, rules))
-    if not shape_ok:
+    if not unreadable("bid"):
+        errors.extend(_check_bid(game, kind, declarer, revoked, parties_known, rules))
+    if not unreadable("parties") and count not in PLAYERS:
         errors.append(FieldError.of("parties", M.PARTY_COUNT, count=count))
 
-    tricks_ok = True
+    tricks_ok = parties_known
     trick_sum = 0
     for i, party in enumerate(parties):
-        errors.extend(_check_meld(party.meld, f"parties[{i}].meld", kind, count, rules))
+        prefix = f"parties[{i}]"
+        if unreadable(prefix):
+            tricks_ok = False
+            continue
+        field = f"{prefix}.meld"
+        if not unreadable(field):
+            errors.extend(_check_meld(party.meld, field, kind, count, rules))
+        field = f"{prefix}.tricks"
         tricks = party.tricks
-        field = f"parties[{i}].tricks"
-        if tricks is None:
-            pass
-        elif not _is_int(tricks):
-            errors.append(FieldError.of(field, M.NOT_AN_INTEGER))
+        tricks_known = not unreadable(field)
+        if not tricks_known:
             tricks_ok = False
         elif kind is GameKind.CONCEDED:
-            if tricks != 0:
+            if tricks:
                 errors.append(FieldError.of(field, M.TRICKS_IN_CONCEDED))
-        elif not 0 <= tricks <= TOTAL_EYES:
+        elif tricks is not None and not 0 <= tricks <= TOTAL_EYES:
             errors.append(FieldError.of(field, M.TRICKS_RANGE, tricks=tricks))
-            tricks_ok = False
+            tricks_ok = tricks_known = False
         else:
-            trick_sum += tricks
-        errors.extend(_check_took_trick(party, i, kind, declarer))
+            trick_sum += tricks or 0
+            if i == declarer and kind is not None and (tricks or 0) < MIN_PRESSED_EYES:
+                errors.append(FieldError.of(field, M.DECLARER_TRICKS_TOO_FEW, tricks=tricks or 0))
+        if not unreadable(f"{prefix}.took_trick"):
+            errors.extend(_check_took_trick(party, i, kind, declarer, tricks_known))
 
     if kind in (GameKind.PLAYED, GameKind.DURCH) and tricks_ok and trick_sum != TOTAL_EYES:
         errors.append(FieldError.of("parties", M.TRICKS_SUM, total=trick_sum))
-    errors.extend(revoked_errors)
+    if not unreadable("revoked"):
+        errors.extend(revoked_errors)
+    if problems:
+        for field, left in problems.items():
+            if field not in reported:
+                errors.extend(left)
     return errors
 
 
 def _check_revoked(
-    revoked: object, count: int, kind: GameKind | None, errors: list[FieldError]
+    revoked: tuple[int, ...], count: int | None, kind: GameKind | None, errors: list[FieldError]
 ) -> frozenset[int]:
-    """Report problems of ``revoked`` into ``errors``; return the valid party numbers in it."""
-    if not isinstance(revoked, (tuple, list)):
-        errors.append(FieldError.of("revoked", M.NOT_A_LIST))
-        return frozenset()
+    """Report problems of ``revoked`` into ``errors``; return the valid party numbers in it
+    (``count`` None: the parties could not be read, so no number is out of range)."""
     seen: set[int] = set()
     for value in revoked:
-        if not _is_int(value):
-            errors.append(FieldError.of("revoked", M.NOT_AN_INTEGER))
-        elif not 0 <= value < count:
+        if count is not None and not 0 <= value < count:
             errors.append(FieldError.of("revoked", M.REVOKED_UNKNOWN, value=value))
         elif value in seen:
             errors.append(FieldError.of("revoked", M.REVOKED_TWICE, value=value))
@@ -150,11 +192,14 @@ def _check_bid(
     game: GameInput,
     kind: GameKind | None,
     declarer: int | None,
-    revoked: frozenset[int],
+    revoked: frozenset[int] | None,
+    parties_known: bool,
     rules: RuleSet,
 ) -> list[FieldError]:
     bid = game.bid
     if bid is None:
+        if kind is None:
+            return []  # whether a bid is needed depends on the kind (a won Durch needs none)
         if kind is GameKind.DURCH:
             # A won Durch needs no bid; a lost one costs durch_lost_factor x bid.
             if declarer is not None and _durch_lost(game, declarer, revoked):
@@ -163,14 +208,12 @@ def _check_bid(
                 ]
             return []
         return [FieldError.of("bid", M.BID_MISSING)]
-    if not _is_int(bid):
-        return [FieldError.of("bid", M.NOT_AN_INTEGER)]
     errors = []
     if bid < rules.min_bid:
         errors.append(FieldError.of("bid", M.BID_TOO_LOW, min_bid=rules.min_bid, bid=bid))
     if bid % rules.bid_step:
         errors.append(FieldError.of("bid", M.BID_STEP, step=rules.bid_step, bid=bid))
-    highest = _highest_makeable_bid(len(game.parties), rules)
+    highest = _highest_makeable_bid(len(game.parties), rules) if parties_known else None
     if highest is not None and bid > highest:
         # No hand can make it: the highest meld plus every eye. A typo (2000 for 200) is
         # caught here instead of costing the declarer 4000 points.
@@ -187,23 +230,20 @@ def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
     return None
 
 
-def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int]) -> bool:
+def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int] | None) -> bool:
     """Whether a Durch is known to be lost (False when the entry is too broken to tell)."""
     party = game.parties[declarer]
-    if declarer in revoked or party.took_trick is False:
+    if (revoked is not None and declarer in revoked) or party.took_trick is False:
         return True
     tricks = party.tricks
-    return (tricks is None or _is_int(tricks)) and (tricks or 0) != TOTAL_EYES
+    return (tricks or 0) != TOTAL_EYES
 
 
 def _check_meld(
-    meld: object, field: str, kind: GameKind | None, count: int, rules: RuleSet
+    meld: int | None, field: str, kind: GameKind | None, count: int, rules: RuleSet
 ) -> list[FieldError]:
     if meld is None:
         return []
-    if not _is_int(meld):
-        return [FieldError.of(field, M.NOT_AN_INTEGER)]
-    assert isinstance(meld, int)
     if kind is GameKind.DURCH:
         return [] if meld == 0 else [FieldError.of(field, M.MELD_IN_DURCH)]
     if meld < 0:
@@ -225,20 +265,21 @@ def _check_meld(
 
 
 def _check_took_trick(
-    party: PartyInput, index: int, kind: GameKind | None, declarer: int | None
+    party: PartyInput,
+    index: int,
+    kind: GameKind | None,
+    declarer: int | None,
+    tricks_known: bool,
 ) -> list[FieldError]:
     took = party.took_trick
     field = f"parties[{index}].took_trick"
     if took is None:
         return []
-    if not isinstance(took, bool):
-        return [FieldError.of(field, M.NOT_A_BOOLEAN)]
     if kind is GameKind.CONCEDED:
         return [FieldError.of(field, M.TOOK_TRICK_IN_CONCEDED)]
-    tricks = party.tricks
-    if tricks is not None and not (_is_int(tricks) and 0 <= tricks <= TOTAL_EYES):
-        return []  # reported on the tricks already
-    eyes = tricks or 0
+    if not tricks_known:
+        return []  # the tricks could not be read, or are reported already
+    eyes = party.tricks or 0
     if took and eyes == 0:
         return [FieldError.of(field, M.TOOK_TRICK_BUT_NO_EYES)]
     if not took:
@@ -261,14 +302,15 @@ def score_game(game: GameInput, rules: RuleSet = EJL) -> GameResult:
 
 
 def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
+    """The points of a game ``validate_game`` found valid."""
     parties = game.parties
     declarer = game.declarer
-    assert declarer is not None
+    kind = game.kind
+    assert declarer is not None and kind is not None
     count = len(parties)
     melds = [party.meld or 0 for party in parties]
     tricks = [party.tricks or 0 for party in parties]
     bid = game.bid or 0
-    kind = GameKind(game.kind)
 
     if kind is GameKind.CONCEDED:
         if rules.conceded_opponent_mode == "per_player":

@@ -35,6 +35,7 @@ from typing import Any
 
 from scoring import messages as M
 from scoring.errors import FieldError, ScoringError
+from scoring.reading import is_int
 from scoring.rules import EJL, RuleSet
 
 
@@ -95,17 +96,6 @@ class Card:
         """Suit order Herz, Schellen, Kreuz, Schippen; rank order A, 10, K, O, U."""
         return (SUITS.index(self.suit), RANKS.index(self.rank))
 
-    @classmethod
-    def from_label(cls, label: str) -> Card:
-        text = label.strip()
-        for suit, symbol in SUIT_SYMBOLS.items():
-            if text.startswith(symbol):
-                try:
-                    return cls(suit, Rank(text[len(symbol) :]))
-                except ValueError:
-                    break
-        raise ScoringError([FieldError.of("cards", M.UNKNOWN_CARD, label=label)])
-
 
 def full_deck() -> tuple[Card, ...]:
     """The 40 cards: 4 suits × A, 10, K, O, U × 2 copies, in display order."""
@@ -143,7 +133,7 @@ class MeldCounts:
         for key, value in data.items():
             if key not in known:
                 errors.append(FieldError.of(str(key), M.UNKNOWN_FIELD, name=key))
-            elif not isinstance(value, int) or isinstance(value, bool):
+            elif not is_int(value):
                 errors.append(FieldError.of(key, M.NOT_AN_INTEGER))
             else:
                 values[key] = value
@@ -400,7 +390,7 @@ def _witness_table(cards: int, meld_key: tuple[int, int, bool]) -> Mapping[int, 
 
 
 def _check_hand_size(cards: int) -> None:
-    if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 40:
+    if not is_int(cards) or not 0 <= cards <= 40:
         raise ScoringError([FieldError.of("cards", M.HAND_SIZE, cards=cards)])
 
 

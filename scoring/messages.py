@@ -11,6 +11,7 @@ from scoring.errors import N_
 
 # --- reading input (JSON shapes, types) --------------------------------------------------------
 INVALID_JSON = N_("The input is not valid JSON ({detail}).")
+JSON_TOO_DEEP = N_("The input is nested too deeply to be read.")
 NOT_AN_OBJECT = N_("Expected an object with named fields.")
 NOT_A_LIST = N_("Expected a list.")
 NOT_AN_INTEGER = N_("Expected a whole number.")
@@ -19,6 +20,8 @@ NOT_TEXT = N_("Expected a text.")
 UNKNOWN_FIELD = N_('Unknown field "{name}".')
 REQUIRED = N_("This field is required.")
 RULES_FILE_UNREADABLE = N_("The rule set file cannot be read ({detail}).")
+# The same msgid as the pairing CLI's (one catalogue entry, one wording for both commands).
+INVALID_COMMAND_LINE = N_("Invalid command line: {detail}")
 
 # --- one game ----------------------------------------------------------------------------------
 UNKNOWN_KIND = N_('Unknown game kind "{value}"; use played, conceded or durch.')
@@ -52,6 +55,9 @@ MELD_IMPOSSIBLE_PAIR_MAX = N_(
     "Two partners with 9 cards each cannot show {meld} together; the highest possible total "
     "is {highest}."
 )
+DECLARER_TRICKS_TOO_FEW = N_(
+    "The declarer's tricks include the 4 pressed cards, so at least 8 eyes (4 Unter); now {tricks}."
+)
 TRICKS_RANGE = N_("The tricks must be between 0 and 250 (now {tricks}).")
 TRICKS_SUM = N_("The tricks of all parties must add up to 250 (now {total}).")
 TRICKS_IN_CONCEDED = N_("A conceded game has no tricks: leave the tricks empty.")
@@ -78,9 +84,9 @@ MUST_NOT_BE_EMPTY = N_("Must not be empty.")
 UNKNOWN_TABLE_KIND = N_('Unknown table kind "{kind}"; use three, pairs or four_sitout.')
 TABLE_KINDS_MISSING = N_("Games per round are missing for: {kinds}.")
 DUPLICATE_ENTRY = N_('"{value}" appears more than once.')
+UNKNOWN_TIE_BREAK = N_('Unknown tie-break "{key}"; choose from: {choices}.')
 
 # --- cards and melds ---------------------------------------------------------------------------
-UNKNOWN_CARD = N_('Unknown card "{label}".')
 TOO_MANY_COPIES = N_("A hand can hold at most two copies of {card}.")
 COUNT_NEGATIVE = N_("A count cannot be negative (now {value}).")
 HAND_SIZE = N_("A hand has 0 to 40 cards (now {cards}).")
@@ -98,7 +104,8 @@ DESCRIBE_CONCEDED_HALF_BID = N_(
     "Conceded: declarer −{factor} × bid; each opponent meld + half the bid (rounded up to 10)."
 )
 DESCRIBE_CONCEDED_PER_PLAYER = N_(
-    "Conceded: declarer −{factor} × bid; each opponent meld + {bonus} per player at the table."
+    "Conceded: declarer −{factor} × bid; each opponent meld + {bonus} per player in the game "
+    "(a dealer who sits out does not count)."
 )
 DESCRIBE_DURCH = N_("Durch: +{won} when won, −{factor} × bid when lost.")
 DESCRIBE_ROUND10 = N_(

@@ -11,17 +11,24 @@ A party is a player at a 3-table (three parties, 12-card hands) or a pair at a p
 parties; meld and tricks are the sums of both partners). ``took_trick`` is only needed for a
 declarer who took no trick: the declarer's tricks always include the pressed cards, so they are
 not 0 even then.
+
+``GameInput.read`` is the type boundary: it reads what it can of a JSON object and reports every
+value of the wrong type; the engine's ``read_game`` then validates the rest of the entry, so one
+answer names every problem. Past that boundary the fields hold the types they are annotated with
+(``None`` meaning "not entered"); a wrong type built in code is a bug and raises ``TypeError``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
 from scoring.errors import FieldError, ScoringError
+from scoring.reading import is_int
 
 
 class GameKind(StrEnum):
@@ -37,6 +44,12 @@ class PartyInput:
     # Only meaningful for the declarer: False = took no trick (tricks then are only pressed cards).
     took_trick: bool | None = None
 
+    def __post_init__(self) -> None:
+        _require_int("PartyInput.meld", self.meld)
+        _require_int("PartyInput.tricks", self.tricks)
+        if self.took_trick is not None and not isinstance(self.took_trick, bool):
+            raise TypeError(f"PartyInput.took_trick must be a bool or None: {self.took_trick!r}")
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"meld": self.meld, "tricks": self.tricks}
         if self.took_trick is not None:
@@ -46,81 +59,129 @@ class PartyInput:
 
 @dataclass(frozen=True)
 class GameInput:
-    kind: GameKind
+    kind: GameKind | None
     declarer: int | None
     bid: int | None
     parties: tuple[PartyInput, ...]
     revoked: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        if self.kind is not None and not isinstance(self.kind, GameKind):
+            raise TypeError(f"GameInput.kind must be a GameKind or None: {self.kind!r}")
+        _require_int("GameInput.declarer", self.declarer)
+        _require_int("GameInput.bid", self.bid)
+        if not isinstance(self.parties, tuple) or not all(
+            isinstance(party, PartyInput) for party in self.parties
+        ):
+            raise TypeError(f"GameInput.parties must be a tuple of PartyInput: {self.parties!r}")
+        if not isinstance(self.revoked, tuple) or not all(is_int(i) for i in self.revoked):
+            raise TypeError(f"GameInput.revoked must be a tuple of ints: {self.revoked!r}")
+
     @classmethod
-    def from_dict(cls, data: object) -> GameInput:
-        """Read the JSON shape above. Malformed input raises ScoringError naming every problem;
-        whether the game itself is valid is ``validate_game``'s business."""
-        errors: list[FieldError] = []
+    def read(cls, data: object) -> GameRead:
+        """Read what can be read of the JSON shape above; never raises for bad input.
+
+        A value of the wrong type is reported and read as "not entered" (``None``; a party that
+        is not an object as an empty party), so the rest of the entry can still be validated."""
+        problems: dict[str, list[FieldError]] = {}
+
+        def problem(error: FieldError) -> None:
+            problems.setdefault(error.field, []).append(error)
+
         if not isinstance(data, Mapping):
-            raise ScoringError([FieldError.of("", M.NOT_AN_OBJECT)])
-        _unknown_keys(data, _GAME_KEYS, "", errors)
+            problem(FieldError.of("", M.NOT_AN_OBJECT))
+            return GameRead(None, _frozen(problems))
+        _unknown_keys(data, _GAME_KEYS, "", problem)
 
         kind: GameKind | None = None
-        if "kind" not in data or data["kind"] is None:
-            errors.append(FieldError.of("kind", M.REQUIRED))
-        elif not isinstance(data["kind"], str):
-            errors.append(FieldError.of("kind", M.NOT_TEXT))
-        elif data["kind"] not in _KINDS:
-            errors.append(FieldError.of("kind", M.UNKNOWN_KIND, value=data["kind"]))
+        raw_kind = data.get("kind")
+        if raw_kind is None:
+            problem(FieldError.of("kind", M.REQUIRED))
+        elif not isinstance(raw_kind, str):
+            problem(FieldError.of("kind", M.NOT_TEXT))
+        elif raw_kind not in _KINDS:
+            problem(FieldError.of("kind", M.UNKNOWN_KIND, value=raw_kind))
         else:
-            kind = GameKind(data["kind"])
+            kind = GameKind(raw_kind)
 
-        declarer = _optional_int(data, "declarer", "declarer", errors)
-        bid = _optional_int(data, "bid", "bid", errors)
+        declarer = _optional_int(data, "declarer", "declarer", problem)
+        bid = _optional_int(data, "bid", "bid", problem)
 
         parties: list[PartyInput] = []
         raw_parties = data.get("parties")
         if raw_parties is None:
-            errors.append(FieldError.of("parties", M.REQUIRED))
+            problem(FieldError.of("parties", M.REQUIRED))
         elif not isinstance(raw_parties, list):
-            errors.append(FieldError.of("parties", M.NOT_A_LIST))
+            problem(FieldError.of("parties", M.NOT_A_LIST))
         else:
             for i, raw in enumerate(raw_parties):
                 prefix = f"parties[{i}]"
                 if not isinstance(raw, Mapping):
-                    errors.append(FieldError.of(prefix, M.NOT_AN_OBJECT))
+                    problem(FieldError.of(prefix, M.NOT_AN_OBJECT))
+                    parties.append(PartyInput())
                     continue
-                _unknown_keys(raw, _PARTY_KEYS, f"{prefix}.", errors)
+                _unknown_keys(raw, _PARTY_KEYS, f"{prefix}.", problem)
                 took = raw.get("took_trick")
                 if took is not None and not isinstance(took, bool):
-                    errors.append(FieldError.of(f"{prefix}.took_trick", M.NOT_A_BOOLEAN))
+                    problem(FieldError.of(f"{prefix}.took_trick", M.NOT_A_BOOLEAN))
                     took = None
                 parties.append(
                     PartyInput(
-                        meld=_optional_int(raw, "meld", f"{prefix}.meld", errors),
-                        tricks=_optional_int(raw, "tricks", f"{prefix}.tricks", errors),
+                        meld=_optional_int(raw, "meld", f"{prefix}.meld", problem),
+                        tricks=_optional_int(raw, "tricks", f"{prefix}.tricks", problem),
                         took_trick=took,
                     )
                 )
 
-        revoked: list[int] = []
+        revoked: tuple[int, ...] = ()
         raw_revoked = data.get("revoked")
         if raw_revoked is not None:
             if not isinstance(raw_revoked, list):
-                errors.append(FieldError.of("revoked", M.NOT_A_LIST))
-            elif not all(_is_int(x) for x in raw_revoked):
-                errors.append(FieldError.of("revoked", M.NOT_AN_INTEGER))
+                problem(FieldError.of("revoked", M.NOT_A_LIST))
+            elif not all(is_int(x) for x in raw_revoked):
+                problem(FieldError.of("revoked", M.NOT_AN_INTEGER))
             else:
-                revoked = list(raw_revoked)
+                revoked = tuple(raw_revoked)
 
-        if errors or kind is None:
-            raise ScoringError(errors)
-        return cls(kind, declarer, bid, tuple(parties), tuple(revoked))
+        game = cls(kind, declarer, bid, tuple(parties), revoked)
+        return GameRead(game, _frozen(problems))
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameInput:
+        """Read the JSON shape above. Malformed input raises ScoringError naming every problem
+        of shape and type; whether the game itself is valid is ``validate_game``'s business
+        (``scoring.read_game`` does both at once)."""
+        read = cls.read(data)
+        if read.errors or read.game is None:
+            raise ScoringError(read.errors)
+        return read.game
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": str(self.kind),
+            "kind": None if self.kind is None else str(self.kind),
             "declarer": self.declarer,
             "bid": self.bid,
             "parties": [party.to_dict() for party in self.parties],
             "revoked": list(self.revoked),
         }
+
+
+@dataclass(frozen=True)
+class GameRead:
+    """What ``GameInput.read`` made of one game's JSON.
+
+    ``game`` is None only when the input is not an object. ``problems`` maps a field
+    (``"bid"``, ``"parties[1]"``, ``"parties[1].tricks"``, an unknown key) to the problems of its
+    shape or type, in reading order; such a field was read as not entered."""
+
+    game: GameInput | None
+    problems: Mapping[str, tuple[FieldError, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+
+    @property
+    def errors(self) -> tuple[FieldError, ...]:
+        return tuple(error for errors in self.problems.values() for error in errors)
 
 
 @dataclass(frozen=True)
@@ -137,26 +198,33 @@ _GAME_KEYS = frozenset({"kind", "declarer", "bid", "parties", "revoked"})
 _PARTY_KEYS = frozenset({"meld", "tricks", "took_trick"})
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _require_int(name: str, value: object) -> None:
+    if value is not None and not is_int(value):
+        raise TypeError(f"{name} must be an int or None: {value!r}")
+
+
+def _frozen(problems: dict[str, list[FieldError]]) -> Mapping[str, tuple[FieldError, ...]]:
+    return MappingProxyType({key: tuple(errors) for key, errors in problems.items()})
 
 
 def _unknown_keys(
-    data: Mapping[Any, Any], known: frozenset[str], prefix: str, errors: list[FieldError]
+    data: Mapping[Any, Any],
+    known: frozenset[str],
+    prefix: str,
+    problem: Callable[[FieldError], None],
 ) -> None:
     for key in data:
         if key not in known:
-            errors.append(FieldError.of(f"{prefix}{key}", M.UNKNOWN_FIELD, name=key))
+            problem(FieldError.of(f"{prefix}{key}", M.UNKNOWN_FIELD, name=key))
 
 
 def _optional_int(
-    data: Mapping[Any, Any], key: str, field: str, errors: list[FieldError]
+    data: Mapping[Any, Any], key: str, field_name: str, problem: Callable[[FieldError], None]
 ) -> int | None:
     value = data.get(key)
     if value is None:
         return None
-    if not _is_int(value):
-        errors.append(FieldError.of(field, M.NOT_AN_INTEGER))
+    if not is_int(value):
+        problem(FieldError.of(field_name, M.NOT_AN_INTEGER))
         return None
-    assert isinstance(value, int)
     return value

@@ -1,26 +1,30 @@
 """Rule sets: every rule that varies between regions is a field of one frozen dataclass.
 
 The default (``RuleSet()``, preset ``ejl``) is exactly ``RULES.md``. A rule set loads from and
-saves to JSON; loading reports every problem at once, addressed to the rule's name.
+saves to JSON; loading reports every problem at once, addressed to the rule's name: a value of the
+wrong type is reported and the other rules are still checked. A rule set built in code is checked
+too (``ScoringError`` for a value out of range); a wrong type there is a bug (``TypeError``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError, translate
+from scoring.reading import is_int, load_json
 
 TABLE_KINDS: tuple[str, ...] = ("three", "pairs", "four_sitout")
 CONCEDED_OPPONENT_MODES: tuple[str, ...] = ("half_bid", "per_player")
 TRICK_ROUNDINGS: tuple[str, ...] = ("round10", "none")
-# Tie-breaks this engine can describe; the standings code may know more keys, so others are
-# accepted (as plain identifiers) and shown by their key.
-TIE_BREAK_LABELS: Mapping[str, str] = MappingProxyType(
+# The tie-breaks a rule set may name, in this one place: key -> label (msgid). The standings
+# (binokel_tournament/services/standings.py, METRICS) implement exactly these keys.
+TIE_BREAKS: Mapping[str, str] = MappingProxyType(
     {
         "declarer_wins": M.TIE_BREAK_DECLARER_WINS,
         "best_round": M.TIE_BREAK_BEST_ROUND,
@@ -51,10 +55,6 @@ _CHOICE_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
 class RuleSet:
     """How games are scored and how a competition is played (defaults: the ejl rulebook)."""
@@ -67,7 +67,8 @@ class RuleSet:
     # Conceded game: the declarer scores -conceded_declarer_factor * bid (rule 6).
     conceded_declarer_factor: int = 1
     # "half_bid": every opponent gets ceil10(bid / 2) + its meld (ejl rule 6);
-    # "per_player": its meld + conceded_bonus_per_player for every player at the table (classic).
+    # "per_player": its meld + conceded_bonus_per_player for every player in the game (classic):
+    # 3 at a 3-table and at a 4-table whose dealer sits out, 4 at a pair table.
     conceded_opponent_mode: str = "half_bid"
     conceded_bonus_per_player: int = 10
     durch_won: int = 1000
@@ -88,10 +89,18 @@ class RuleSet:
         ("four_sitout", 16),
     )
     rounds: int = 3
+    # Keys of TIE_BREAKS, in the order they break a tie of the total points.
     tie_breaks: tuple[str, ...] = ("declarer_wins", "best_round")
 
     def __post_init__(self) -> None:
-        errors = _check_values(self)
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        wrong = [name for name, value in values.items() if not _HAS_TYPE[name](value)]
+        if wrong:
+            raise TypeError(
+                "RuleSet fields of the wrong type (a bug; read JSON with RuleSet.from_dict): "
+                + ", ".join(f"{name}={values[name]!r}" for name in wrong)
+            )
+        errors = _check_values(values)
         if errors:
             raise ScoringError(errors)
 
@@ -126,33 +135,35 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: object) -> RuleSet:
-        """Build a rule set from a JSON object; missing rules keep their ejl default."""
+        """Build a rule set from a JSON object; missing rules keep their ejl default.
+
+        Raises ScoringError naming every problem: unknown rules, values of the wrong type (read
+        as unknown) and values out of range, in the order of the fields."""
         if not isinstance(data, Mapping):
             raise ScoringError([FieldError.of("", M.NOT_AN_OBJECT)])
-        known = {f.name for f in fields(cls)}
         errors: list[FieldError] = []
-        values: dict[str, Any] = {}
+        readable: dict[str, Any] = {}
         for key, value in data.items():
-            if key not in known:
+            if key not in _PARSERS:
                 errors.append(FieldError.of(str(key), M.UNKNOWN_RULE, name=key))
                 continue
             parsed = _PARSERS[key](key, value, errors)
             if parsed is not None:
-                values[key] = parsed
+                readable[key] = parsed
+        # Check the values that could be read (the defaults stand in for the rest).
+        errors.extend(_check_values({**_DEFAULTS, **readable}))
         if errors:
+            errors.sort(key=_field_order)
             raise ScoringError(errors)
-        return cls(**values)
+        return cls(**readable)
 
     def to_json(self) -> str:
+        """The JSON text of this rule set (what ``python -m scoring rules`` prints)."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
     @classmethod
-    def from_json(cls, text: str) -> RuleSet:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScoringError([FieldError.of("", M.INVALID_JSON, detail=str(exc))]) from None
-        return cls.from_dict(data)
+    def from_json(cls, text: str | bytes) -> RuleSet:
+        return cls.from_dict(load_json(text))
 
     # --- for people ----------------------------------------------------------------------------
     def describe(self, lang: str = DEFAULT_LANGUAGE) -> list[str]:
@@ -209,10 +220,7 @@ class RuleSet:
         )
         lines.append(t(M.DESCRIBE_ROUNDS, rounds=self.rounds, **dict(self.games_per_round)))
         if self.tie_breaks:
-            labels = [
-                translate(TIE_BREAK_LABELS[key], lang) if key in TIE_BREAK_LABELS else key
-                for key in self.tie_breaks
-            ]
+            labels = [translate(TIE_BREAKS[key], lang) for key in self.tie_breaks]
             lines.append(t(M.DESCRIBE_TIES, order=translate(M.TIE_BREAK_THEN, lang).join(labels)))
         else:
             lines.append(t(M.DESCRIBE_TIES_SHARED))
@@ -220,40 +228,31 @@ class RuleSet:
 
 
 # --- value checks (run on every RuleSet, however it was built) ---------------------------------
-def _check_values(rules: RuleSet) -> list[FieldError]:
+def _check_values(values: Mapping[str, Any]) -> list[FieldError]:
+    """Problems of the values of every field (of the right type; in ``games_per_round`` and
+    ``tie_breaks`` an entry of the wrong type may be None: it is reported already)."""
     errors: list[FieldError] = []
     for name, minimum in _INT_FIELDS_MIN.items():
-        value = getattr(rules, name)
-        if not _is_int(value):
-            errors.append(FieldError.of(name, M.NOT_AN_INTEGER))
-        elif value < minimum:
+        value = values[name]
+        if value < minimum:
             errors.append(FieldError.of(name, M.MUST_BE_AT_LEAST, min=minimum, value=value))
         elif name in _MELD_VALUE_FIELDS and value % 10:
             errors.append(FieldError.of(name, M.MUST_BE_MULTIPLE_OF_10, value=value))
-    for name in _BOOL_FIELDS:
-        if not isinstance(getattr(rules, name), bool):
-            errors.append(FieldError.of(name, M.NOT_A_BOOLEAN))
     for name, choices in _CHOICE_FIELDS.items():
-        value = getattr(rules, name)
+        value = values[name]
         if value not in choices:
             errors.append(
                 FieldError.of(name, M.MUST_BE_ONE_OF, choices=", ".join(choices), value=value)
             )
-    if not isinstance(rules.name, str):
-        errors.append(FieldError.of("name", M.NOT_TEXT))
-    elif not rules.name.strip():
+    if not values["name"].strip():
         errors.append(FieldError.of("name", M.MUST_NOT_BE_EMPTY))
-    errors.extend(_check_games_per_round(rules.games_per_round))
-    errors.extend(_check_tie_breaks(rules.tie_breaks))
+    errors.extend(_check_games_per_round(values["games_per_round"]))
+    errors.extend(_check_tie_breaks(values["tie_breaks"]))
     return errors
 
 
-def _check_games_per_round(value: object) -> list[FieldError]:
+def _check_games_per_round(value: Sequence[tuple[str, int | None]]) -> list[FieldError]:
     field = "games_per_round"
-    if not isinstance(value, tuple) or not all(
-        isinstance(item, tuple) and len(item) == 2 for item in value
-    ):
-        return [FieldError.of(field, M.NOT_AN_OBJECT)]
     errors: list[FieldError] = []
     seen: list[str] = []
     for kind, games in value:
@@ -264,9 +263,7 @@ def _check_games_per_round(value: object) -> list[FieldError]:
             errors.append(FieldError.of(sub, M.DUPLICATE_ENTRY, value=kind))
         else:
             seen.append(kind)
-        if not _is_int(games):
-            errors.append(FieldError.of(sub, M.NOT_AN_INTEGER))
-        elif games < 1:
+        if games is not None and games < 1:
             errors.append(FieldError.of(sub, M.MUST_BE_AT_LEAST, min=1, value=games))
     missing = [kind for kind in TABLE_KINDS if kind not in seen]
     if missing:
@@ -274,24 +271,64 @@ def _check_games_per_round(value: object) -> list[FieldError]:
     return errors
 
 
-def _check_tie_breaks(value: object) -> list[FieldError]:
+def _check_tie_breaks(value: Sequence[str | None]) -> list[FieldError]:
     field = "tie_breaks"
-    if not isinstance(value, tuple):
-        return [FieldError.of(field, M.NOT_A_LIST)]
     errors: list[FieldError] = []
     for i, key in enumerate(value):
-        if not isinstance(key, str):
-            errors.append(FieldError.of(f"{field}[{i}]", M.NOT_TEXT))
-        elif not key.strip():
+        if key is None:
+            continue
+        if not key.strip():
             errors.append(FieldError.of(f"{field}[{i}]", M.MUST_NOT_BE_EMPTY))
         elif key in value[:i]:
             errors.append(FieldError.of(f"{field}[{i}]", M.DUPLICATE_ENTRY, value=key))
+        elif key not in TIE_BREAKS:
+            errors.append(
+                FieldError.of(field, M.UNKNOWN_TIE_BREAK, key=key, choices=", ".join(TIE_BREAKS))
+            )
     return errors
 
 
-# --- JSON type parsers (one per field kind) ----------------------------------------------------
+def _field_order(error: FieldError) -> int:
+    """Sort key of a rule set's error: the position of its rule (unknown rules last)."""
+    name = re.split(r"[.\[]", error.field, maxsplit=1)[0]
+    return _FIELD_INDEX.get(name, len(_FIELD_INDEX))
+
+
+# --- types: what a field holds (for a RuleSet built in code) ---------------------------------
+def _is_games_per_round(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and is_int(item[1])
+        for item in value
+    )
+
+
+def _is_tie_breaks(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(key, str) for key in value)
+
+
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+_HAS_TYPE: Mapping[str, Callable[[object], bool]] = MappingProxyType(
+    {
+        "name": _is_str,
+        **{name: is_int for name in _INT_FIELDS_MIN},
+        **{name: _is_bool for name in _BOOL_FIELDS},
+        **{name: _is_str for name in _CHOICE_FIELDS},
+        "games_per_round": _is_games_per_round,
+        "tie_breaks": _is_tie_breaks,
+    }
+)
+
+
+# --- JSON type parsers (one per field kind): None = unreadable, reported in ``errors`` --------
 def _parse_int(key: str, value: object, errors: list[FieldError]) -> object:
-    if not _is_int(value):
+    if not is_int(value):
         errors.append(FieldError.of(key, M.NOT_AN_INTEGER))
         return None
     return value
@@ -312,7 +349,8 @@ def _parse_str(key: str, value: object, errors: list[FieldError]) -> object:
 
 
 def _parse_games_per_round(key: str, value: object, errors: list[FieldError]) -> object:
-    # {"three": 12, ...} (as written by to_dict) or [["three", 12], ...]
+    """{"three": 12, ...} (as written by to_dict) or [["three", 12], ...]; a count of the wrong
+    type is reported and read as None (unknown)."""
     if isinstance(value, Mapping):
         items = list(value.items())
     elif isinstance(value, list) and all(
@@ -322,24 +360,27 @@ def _parse_games_per_round(key: str, value: object, errors: list[FieldError]) ->
     else:
         errors.append(FieldError.of(key, M.NOT_AN_OBJECT))
         return None
-    ok = True
+    parsed: list[tuple[str, int | None]] = []
     for kind, games in items:
-        if not _is_int(games):
+        if not is_int(games):
             errors.append(FieldError.of(f"{key}.{kind}", M.NOT_AN_INTEGER))
-            ok = False
-    return tuple((str(kind), games) for kind, games in items) if ok else None
+            games = None
+        parsed.append((str(kind), games))
+    return tuple(parsed)
 
 
 def _parse_tie_breaks(key: str, value: object, errors: list[FieldError]) -> object:
+    """A list of keys; an entry of the wrong type is reported and read as None (unknown)."""
     if not isinstance(value, list):
         errors.append(FieldError.of(key, M.NOT_A_LIST))
         return None
-    ok = True
+    parsed: list[str | None] = []
     for i, item in enumerate(value):
         if not isinstance(item, str):
             errors.append(FieldError.of(f"{key}[{i}]", M.NOT_TEXT))
-            ok = False
-    return tuple(value) if ok else None
+            item = None
+        parsed.append(item)
+    return tuple(parsed)
 
 
 _Parser = Callable[[str, object, list[FieldError]], object]
@@ -360,7 +401,8 @@ EJL = RuleSet()
 KLASSISCH = RuleSet(
     name="klassisch",
     # seeds/000: the opponents of a conceded game get their meld + a bonus of 30 at three
-    # players, i.e. 10 for every player at the table; the declarer loses the bid once.
+    # players, i.e. 10 for every player in the game (a dealer who sits out does not play);
+    # the declarer loses the bid once.
     conceded_declarer_factor=1,
     conceded_opponent_mode="per_player",
     conceded_bonus_per_player=10,
@@ -373,6 +415,11 @@ PREISBINOKEL = RuleSet(
     # 15 games at every table; at a 4-table with a sitting-out dealer everyone still plays 15
     # (each of the four deals 5 games).
     games_per_round=(("three", 15), ("pairs", 15), ("four_sitout", 20)),
+)
+
+_DEFAULTS: Mapping[str, Any] = MappingProxyType({f.name: f.default for f in fields(RuleSet)})
+_FIELD_INDEX: Mapping[str, int] = MappingProxyType(
+    {f.name: i for i, f in enumerate(fields(RuleSet))}
 )
 
 PRESETS: Mapping[str, RuleSet] = MappingProxyType(

@@ -6,7 +6,15 @@ import json
 
 import pytest
 
-from scoring import GameInput, GameKind, GameResult, PartyInput, ScoringError
+from scoring import (
+    GameInput,
+    GameKind,
+    GameRead,
+    GameResult,
+    PartyInput,
+    ScoringError,
+    read_game,
+)
 
 DESIGN_EXAMPLE = {
     "kind": "played",
@@ -105,3 +113,81 @@ def test_revoked_must_hold_party_numbers():
     assert errors_of({"kind": "played", "parties": [], "revoked": ["A"]}) == {
         "revoked": "Expected a whole number."
     }
+
+
+# --- read_game: every problem at once, of type and of content -----------------------------------
+def all_errors_of(data, lang="en"):
+    with pytest.raises(ScoringError) as info:
+        read_game(data)
+    return [(e.field, e.text(lang)) for e in info.value.errors]
+
+
+BAD_TYPE_AND_BAD_VALUES = {
+    "kind": "played",
+    "declarer": 0,
+    "bid": 155,
+    "parties": [{"meld": 30, "tricks": "x"}, {"meld": 20, "tricks": 58}, {"meld": 0, "tricks": 40}],
+}
+
+
+def test_a_type_error_does_not_hide_the_other_problems_of_the_game():
+    assert all_errors_of(BAD_TYPE_AND_BAD_VALUES) == [
+        ("bid", "The bid must be a multiple of 10 (now 155)."),
+        (
+            "parties[0].meld",
+            "No 12-card hand can show a meld of 30; the nearest possible totals are 20 and 40.",
+        ),
+        ("parties[0].tricks", "Expected a whole number."),
+    ]
+
+
+def test_an_unknown_kind_does_not_hide_the_other_problems_of_the_game():
+    fields = [field for field, _ in all_errors_of({**BAD_TYPE_AND_BAD_VALUES, "kind": "bogus"})]
+    assert fields == ["kind", "bid", "parties[0].meld", "parties[0].tricks"]
+
+
+def test_a_field_of_the_wrong_type_is_reported_once_and_its_own_checks_are_skipped():
+    # tricks unreadable: no "tricks must add up to 250", no "took a trick but 0 eyes"
+    data = {
+        **BAD_TYPE_AND_BAD_VALUES,
+        "bid": "200",
+        "declarer": 1.5,
+        "parties": [{"tricks": "x", "took_trick": True}, 7, {"tricks": 40}],
+        "revoked": [0, "A"],
+    }
+    assert [field for field, _ in all_errors_of(data)] == [
+        "declarer",
+        "bid",
+        "parties[0].tricks",
+        "parties[1]",
+        "revoked",
+    ]
+
+
+def test_unreadable_parties_leave_no_count_or_range_errors_behind():
+    data = {"kind": "played", "declarer": 5, "bid": 3000, "parties": "A, B, C", "revoked": [4]}
+    assert all_errors_of(data) == [("parties", "Expected a list.")]
+
+
+def test_unknown_fields_come_last_after_the_checked_ones():
+    data = {"note": 1, **BAD_TYPE_AND_BAD_VALUES, "bid": 200}
+    data["parties"] = [{"meld": 60, "tricks": 152, "eyes": 1}, {"tricks": 58}, {"tricks": 40}]
+    assert [field for field, _ in all_errors_of(data)] == ["note", "parties[0].eyes"]
+
+
+def test_read_game_gives_the_valid_game():
+    assert read_game(DESIGN_EXAMPLE) == GameInput.from_dict(DESIGN_EXAMPLE)
+
+
+def test_read_keeps_what_it_could_read_and_names_what_it_could_not():
+    read = GameInput.read({"kind": "played", "bid": "200", "parties": [{"tricks": "x"}, 3]})
+    assert read.game == GameInput(GameKind.PLAYED, None, None, (PartyInput(), PartyInput()))
+    assert sorted(read.problems) == ["bid", "parties[0].tricks", "parties[1]"]
+    assert GameInput.read("x") == GameRead(None, {"": (read_error("x"),)})
+
+
+def read_error(data):
+    with pytest.raises(ScoringError) as info:
+        GameInput.from_dict(data)
+    (error,) = info.value.errors
+    return error

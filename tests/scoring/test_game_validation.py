@@ -22,7 +22,7 @@ def game(kind="played", declarer=0, bid=200, parties=None, revoked=()):
     party_inputs = tuple(
         p if isinstance(p, PartyInput) else PartyInput(meld=p[0], tricks=p[1]) for p in parties
     )
-    return GameInput(kind, declarer, bid, party_inputs, tuple(revoked))
+    return GameInput(GameKind(kind), declarer, bid, party_inputs, tuple(revoked))
 
 
 def fields(g, rules=None):
@@ -263,31 +263,72 @@ def test_nobody_revokes_in_a_conceded_game():
     }
 
 
-# --- wrongly typed values built in code are reported, never raised --------------------------
-def test_wrong_types_are_reported_not_raised():
-    bad = GameInput(
-        kind="gespielt",  # type: ignore[arg-type]
-        declarer="A",  # type: ignore[arg-type]
-        bid=200.0,  # type: ignore[arg-type]
-        parties=(
-            PartyInput(meld="60", tricks=152),  # type: ignore[arg-type]
-            PartyInput(meld=20, tricks=True),  # type: ignore[arg-type]
-            PartyInput(meld=0, tricks=40, took_trick="no"),  # type: ignore[arg-type]
-        ),
-        revoked=(None,),  # type: ignore[arg-type]
+# --- the declarer's tricks hold the 4 pressed cards ------------------------------------------
+@pytest.mark.parametrize("tricks", [0, 7])
+def test_declarer_with_fewer_than_8_eyes_is_an_invalid_entry(tricks):
+    bad = game(parties=[(60, tricks), (20, 200 - tricks), (0, 50)])
+    assert messages(bad, "en") == {
+        "parties[0].tricks": (
+            "The declarer's tricks include the 4 pressed cards, so at least 8 eyes (4 Unter); "
+            f"now {tricks}."
+        )
+    }
+    assert messages(bad)["parties[0].tricks"] == (
+        "Die Stiche des Spielmachers enthalten die 4 gedrückten Karten, also mindestens 8 Augen "
+        f"(4 Unter); jetzt {tricks}."
     )
-    assert fields(bad) == [
-        "kind",
-        "declarer",
-        "bid",
-        "parties[0].meld",
-        "parties[1].tricks",
-        "parties[2].took_trick",
-        "revoked",
+
+
+def test_declarer_with_8_eyes_the_4_pressed_unter_is_fine():
+    assert validate_game(game(parties=[PartyInput(0, 8, False), (20, 200), (0, 42)])) == []
+    assert validate_game(game(parties=[(0, 8), (20, 200), (0, 42)])) == []
+
+
+def test_declarer_marked_without_a_trick_still_holds_the_pressed_cards():
+    bad = game(parties=[PartyInput(60, 0, False), (20, 200), (0, 50)])
+    assert fields(bad) == ["parties[0].tricks"]
+
+
+def test_declarer_whose_tricks_are_empty_counts_0_eyes_and_is_rejected():
+    assert fields(game(declarer=1, parties=[(60, 250), (20, None), (0, None)])) == [
+        "parties[1].tricks"
     ]
-    assert "played, conceded or durch" in messages(bad, "en")["kind"]
 
 
-def test_game_kind_given_as_plain_text_works():
-    assert validate_game(game(kind="played")) == []
-    assert validate_game(game(kind=GameKind.PLAYED)) == []
+def test_the_pressed_cards_count_in_a_durch_and_at_a_pair_table_too():
+    lost_durch = game("durch", bid=300, parties=[(None, 4), (None, 200), (None, 46)])
+    assert fields(lost_durch) == ["parties[0].tricks"]
+    pair = game(declarer=1, bid=200, parties=[(140, 244), (20, 6)])
+    assert fields(pair) == ["parties[1].tricks"]
+
+
+def test_opponents_may_take_fewer_than_8_eyes_or_none():
+    assert validate_game(game(parties=[(60, 246), (20, 4), (0, 0)])) == []
+
+
+def test_a_conceded_game_has_no_tricks_to_check():
+    assert validate_game(game("conceded", parties=[(None, None), (40, None), (0, None)])) == []
+
+
+# --- wrongly typed values built in code are bugs: loud, not field errors ----------------------
+@pytest.mark.parametrize(
+    ("build", "name"),
+    [
+        (lambda: GameInput("played", 0, 200, ()), "kind"),
+        (lambda: GameInput(GameKind.PLAYED, "A", 200, ()), "declarer"),
+        (lambda: GameInput(GameKind.PLAYED, 0, 200.0, ()), "bid"),
+        (lambda: GameInput(GameKind.PLAYED, 0, 200, [PartyInput()]), "parties"),
+        (lambda: GameInput(GameKind.PLAYED, 0, 200, (), (None,)), "revoked"),
+        (lambda: PartyInput(meld="60"), "meld"),
+        (lambda: PartyInput(tricks=True), "tricks"),
+        (lambda: PartyInput(took_trick="no"), "took_trick"),
+    ],
+)
+def test_a_wrong_type_built_in_code_raises_type_error_naming_the_field(build, name):
+    with pytest.raises(TypeError, match=name):
+        build()
+
+
+def test_kind_none_built_in_code_is_reported_as_missing():
+    bad = GameInput(None, 0, 200, game().parties)
+    assert messages(bad, "en") == {"kind": "This field is required."}

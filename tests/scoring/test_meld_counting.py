@@ -19,12 +19,10 @@ from scoring import (
     hand_melds,
     meld_total,
 )
+from tests.scoring.card_labels import card as card_of_label
+from tests.scoring.card_labels import hand
 
 HERZ, SCHELLEN, KREUZ, SCHIPPEN = Suit.HERZ, Suit.SCHELLEN, Suit.KREUZ, Suit.SCHIPPEN
-
-
-def hand(text):
-    return [Card.from_label(label) for label in text.split()]
 
 
 RUNDLAUF = "♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O"
@@ -54,12 +52,7 @@ def test_the_cards_hold_240_eyes():
 )
 def test_card_labels_use_suit_symbols(card, label):
     assert card.label() == label
-    assert Card.from_label(label) == card
-
-
-def test_unknown_card_label_is_an_error():
-    with pytest.raises(ScoringError):
-        Card.from_label("♥7")
+    assert card_of_label(label) == card
 
 
 def test_a_hand_cannot_hold_a_card_three_times():

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from scoring import EJL, GameInput, GameKind, PartyInput, RuleSet, score_game
+from scoring import EJL, GameInput, GameKind, PartyInput, RuleSet, ScoringError, score_game
 from scoring.engine import round10
 
 
@@ -65,9 +65,16 @@ def test_declarer_marked_as_having_taken_a_trick_keeps_the_meld():
     assert result.points[0] == 330
 
 
-def test_declarer_whose_tricks_are_0_took_no_trick_and_loses_the_meld():
-    result = played(0, 150, (200, 0), (40, 120), (20, 130))
+def test_declarer_always_holds_the_pressed_cards_so_0_eyes_is_no_game_to_score():
+    with pytest.raises(ScoringError) as info:
+        played(0, 150, (200, 0), (40, 120), (20, 130))
+    assert [e.field for e in info.value.errors] == ["parties[0].tricks"]
+
+
+def test_declarer_with_only_the_pressed_cards_loses_the_meld_and_the_game():
+    result = played(0, 150, (200, 8), (40, 120), (20, 122), took_trick=False)
     assert result.won is False
+    assert result.points == (-300, 160, 140)
 
 
 def test_melds_count_without_a_trick_when_the_rule_set_says_so():

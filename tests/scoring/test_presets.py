@@ -55,6 +55,22 @@ def test_klassisch_conceded_at_a_pair_table_gives_meld_plus_40():
     )
 
 
+def test_klassisch_description_counts_the_players_in_the_game_not_at_the_table():
+    # a 4-table whose dealer sits out gives 30 (3 players in the game), not 40
+    english = get_preset("klassisch").describe("en")
+    german = get_preset("klassisch").describe("de")
+    assert (
+        "Conceded: declarer −1 × bid; each opponent meld + 10 per player in the game "
+        "(a dealer who sits out does not count)."
+    ) in english
+    assert (
+        "Abgeschrieben: Spielmacher −1 × Reizwert; jeder Gegenspieler Meldung + 10 je Spieler "
+        "im Spiel (ein aussetzender Geber zählt nicht)."
+    ) in german
+    assert not any("table" in line for line in english if line.startswith("Conceded"))
+    assert not any("Tisch" in line for line in german if line.startswith("Abgeschrieben"))
+
+
 def test_klassisch_scores_played_games_like_ejl():
     game = ("played", 0, 200, (60, 152), (20, 58), (0, 40))
     assert score(get_preset("klassisch"), *game) == score(EJL, *game) == (210, 80, 40)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
-from scoring import EJL, PRESETS, RuleSet, ScoringError
+from scoring import EJL, PRESETS, TIE_BREAKS, RuleSet, ScoringError
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def errors_of(data):
@@ -135,12 +139,92 @@ def test_not_an_object():
     assert errors_of([1]) == {"": "Expected an object with named fields."}
 
 
-def test_tie_breaks_other_than_the_known_ones_are_kept_for_the_standings_code():
-    rules = RuleSet(tie_breaks=("head_to_head", "declarer_wins"))
-    assert RuleSet.from_json(rules.to_json()).tie_breaks == ("head_to_head", "declarer_wins")
-    assert rules.describe("en")[-1] == (
-        "Ties: head_to_head, then more games won as declarer, otherwise a shared place."
+def test_the_engine_knows_exactly_the_tie_breaks_the_standings_implement():
+    assert list(TIE_BREAKS) == ["declarer_wins", "best_round"]
+    assert set(EJL.tie_breaks) <= set(TIE_BREAKS)
+    # the standings' metric registry, read as text: the engine stays free of Django
+    source = (REPO / "binokel_tournament" / "services" / "standings.py").read_text("utf-8")
+    metric_keys = {
+        node.value.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Assign)
+        and [getattr(t, "id", None) for t in node.targets] == ["key"]
+        and isinstance(node.value, ast.Constant)
+    }
+    assert metric_keys - {"total"} == set(TIE_BREAKS)
+
+
+@pytest.mark.parametrize("tie_breaks", [("head_to_head",), ("declarer_wins", "total")])
+def test_an_unknown_tie_break_is_rejected_in_code(tie_breaks):
+    with pytest.raises(ScoringError) as info:
+        RuleSet(tie_breaks=tie_breaks)
+    assert [e.field for e in info.value.errors] == ["tie_breaks"]
+
+
+def test_an_unknown_tie_break_is_rejected_from_json_naming_the_known_ones():
+    assert errors_of({"tie_breaks": ["declarer_wins", "head_to_head"]}) == {
+        "tie_breaks": 'Unknown tie-break "head_to_head"; choose from: declarer_wins, best_round.'
+    }
+    with pytest.raises(ScoringError) as info:
+        RuleSet.from_dict({"tie_breaks": ["head_to_head"]})
+    assert info.value.errors[0].text("de") == (
+        "Unbekanntes Kriterium bei Punktgleichheit „head_to_head“; möglich sind: "
+        "declarer_wins, best_round."
     )
+
+
+def test_every_tie_break_has_a_label_in_both_languages():
+    rules = RuleSet(tie_breaks=("best_round", "declarer_wins"))
+    assert rules.describe("en")[-1] == (
+        "Ties: the best single round, then more games won as declarer, otherwise a shared place."
+    )
+
+
+# --- every problem at once: a type error does not hide the others -----------------------------
+def test_type_errors_and_value_errors_are_reported_together():
+    assert errors_of({"lost_factor": True, "rounds": 0, "rundlauf_value": 245}) == {
+        "lost_factor": "Expected a whole number.",
+        "rundlauf_value": "Must be a multiple of 10 (now 245).",
+        "rounds": "Must be at least 1 (now 0).",
+    }
+
+
+def test_errors_come_in_the_order_of_the_rules_unknown_rules_last():
+    with pytest.raises(ScoringError) as info:
+        RuleSet.from_dict({"lost_factr": 2, "rounds": 0, "name": 5, "min_bid": 0})
+    assert [e.field for e in info.value.errors] == ["name", "min_bid", "rounds", "lost_factr"]
+
+
+def test_an_entry_of_the_wrong_type_does_not_hide_the_other_entries_problems():
+    assert errors_of(
+        {
+            "games_per_round": {"three": "12", "pairs": 0},
+            "tie_breaks": [1, "best_round", "best_round"],
+        }
+    ) == {
+        "games_per_round.three": "Expected a whole number.",
+        "games_per_round.pairs": "Must be at least 1 (now 0).",
+        "games_per_round": "Games per round are missing for: four_sitout.",
+        "tie_breaks[0]": "Expected a text.",
+        "tie_breaks[2]": '"best_round" appears more than once.',
+    }
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"name": 5},
+        {"min_bid": "150"},
+        {"meld_needs_trick": 1},
+        {"trick_rounding": None},
+        {"games_per_round": {"three": 12, "pairs": 12, "four_sitout": 16}},
+        {"games_per_round": (("three", 12.0), ("pairs", 12), ("four_sitout", 16))},
+        {"tie_breaks": ["best_round"]},
+    ],
+)
+def test_a_rule_of_the_wrong_type_built_in_code_is_a_bug_and_raises_type_error(changes):
+    with pytest.raises(TypeError, match=next(iter(changes))):
+        RuleSet(**changes)
 
 
 def test_ejl_description_in_german():

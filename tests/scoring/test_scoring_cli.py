@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scoring import achievable_pair_totals, achievable_totals, get_preset
+from scoring.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -87,7 +89,8 @@ def test_errors_in_a_list_are_prefixed_with_the_game_index_and_can_be_english():
 def test_malformed_game_is_reported_by_field():
     code, out, _ = run("score", "--lang", "en", stdin='{"kind": "played", "bid": "200"}')
     assert code == 2
-    assert {e["field"] for e in json.loads(out)["errors"]} == {"bid", "parties"}
+    # the missing declarer is reported too: a type error does not stop the other checks
+    assert [e["field"] for e in json.loads(out)["errors"]] == ["declarer", "bid", "parties"]
 
 
 @pytest.mark.parametrize("text", ["", "{kind: played}", "[1, 2"])
@@ -172,3 +175,152 @@ def test_unknown_preset_exits_2():
     code, out, _ = run("rules", "--preset", "nope")
     assert code == 2
     assert json.loads(out)["errors"][0]["field"] == "preset"
+
+
+def run_in_process(*args, stdin=""):
+    out = io.StringIO()
+    code = main(list(args), io.BytesIO(stdin.encode("utf-8")), out)
+    return code, json.loads(out.getvalue())
+
+
+# --- every problem at once, type errors included ----------------------------------------------
+BAD_TYPE_AND_BAD_VALUES = {
+    "kind": "played",
+    "declarer": 0,
+    "bid": 155,
+    "parties": [{"meld": 30, "tricks": "x"}, {"meld": 20, "tricks": 58}, {"meld": 0, "tricks": 40}],
+}
+
+
+def test_a_type_error_does_not_hide_the_other_problems_of_a_game():
+    code, out, err = run("score", "--lang", "en", stdin=json.dumps(BAD_TYPE_AND_BAD_VALUES))
+    assert (code, err) == (2, "")
+    assert json.loads(out) == {
+        "errors": [
+            {"field": "bid", "message": "The bid must be a multiple of 10 (now 155)."},
+            {
+                "field": "parties[0].meld",
+                "message": (
+                    "No 12-card hand can show a meld of 30; the nearest possible totals are 20 "
+                    "and 40."
+                ),
+            },
+            {"field": "parties[0].tricks", "message": "Expected a whole number."},
+        ]
+    }
+
+
+def test_an_unknown_kind_does_not_hide_the_other_problems_of_a_game():
+    bogus = {**BAD_TYPE_AND_BAD_VALUES, "kind": "bogus"}
+    code, out = run_in_process("score", stdin=json.dumps([DESIGN_EXAMPLE, bogus]))
+    assert code == 2
+    assert [e["field"] for e in out["errors"]] == [
+        "[1].kind",
+        "[1].bid",
+        "[1].parties[0].meld",
+        "[1].parties[0].tricks",
+    ]
+
+
+def test_a_type_error_in_a_rules_file_does_not_hide_the_other_problems(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"lost_factor": true, "rounds": 0, "rundlauf_value": 245}', "utf-8")
+    code, out = run_in_process("score", "--rules", str(rules), "--lang", "en", stdin="{}")
+    assert code == 2
+    assert out["errors"] == [
+        {"field": "rules.lost_factor", "message": "Expected a whole number."},
+        {"field": "rules.rundlauf_value", "message": "Must be a multiple of 10 (now 245)."},
+        {"field": "rules.rounds", "message": "Must be at least 1 (now 0)."},
+    ]
+
+
+def test_an_unknown_tie_break_in_a_rules_file_is_rejected(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"tie_breaks": ["head_to_head"]}', "utf-8")
+    code, out = run_in_process("score", "--rules", str(rules), stdin=json.dumps(DESIGN_EXAMPLE))
+    assert code == 2
+    assert [e["field"] for e in out["errors"]] == ["rules.tie_breaks"]
+
+
+# --- input no parser can take --------------------------------------------------------------
+def test_deeply_nested_input_exits_2_with_a_json_error_not_a_traceback():
+    code, out, err = run("score", stdin="[" * 200_000)
+    assert (code, err) == (2, "")
+    assert json.loads(out) == {
+        "errors": [
+            {"field": "", "message": "Die Eingabe ist zu tief verschachtelt, um gelesen zu werden."}
+        ]
+    }
+
+
+def test_deeply_nested_rules_file_exits_2(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text("{" + '"a":{' * 100_000, "utf-8")
+    code, out = run_in_process("score", "--rules", str(rules), "--lang", "en", stdin="{}")
+    assert code == 2
+    assert out["errors"] == [
+        {"field": "rules", "message": "The input is nested too deeply to be read."}
+    ]
+
+
+def test_a_rules_file_that_is_not_utf8_exits_2(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_bytes(b'{"name": "\xff"}')
+    code, out = run_in_process("score", "--rules", str(rules), stdin="{}")
+    assert code == 2
+    assert [e["field"] for e in out["errors"]] == ["rules"]
+
+
+# --- the command line itself ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["bogus"],
+        ["score", "--nope"],
+        ["melds", "--cards", "10"],
+        ["melds", "--witness", "310", "--pair"],
+        ["--lang", "fr", "score"],
+    ],
+)
+def test_a_wrong_command_line_exits_2_with_the_json_error_shape(args):
+    code, out, err = run(*args)
+    assert (code, err) == (2, "")
+    (error,) = json.loads(out)["errors"]
+    assert error["field"] == "arguments"
+    assert error["message"].startswith("Ungültige Kommandozeile: ")
+
+
+@pytest.mark.parametrize(
+    "args", [["--lang", "en", "melds", "--cards", "10"], ["melds", "--cards", "10", "--lang=en"]]
+)
+def test_a_wrong_command_line_is_reported_in_the_language_asked_for(args):
+    code, out = run_in_process(*args)
+    assert code == 2
+    assert out["errors"][0]["message"].startswith("Invalid command line: ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--lang", "en", "score"],
+        ["score", "--lang", "en"],
+        ["--lang", "de", "score", "--lang", "en"],
+    ],
+)
+def test_lang_may_come_before_or_after_the_command(args):
+    code, out = run_in_process(*args, stdin='{"kind": "played"}')
+    assert code == 2
+    assert {"field": "declarer", "message": "Enter the declarer."} in out["errors"]
+
+
+def test_lang_before_the_command_applies_to_the_rules_description():
+    code, out = run_in_process("--lang", "en", "rules", "--describe")
+    assert code == 0
+    assert "Lost game: −2 × bid." in out
+
+
+def test_rules_prints_what_rule_set_to_json_writes():
+    out = io.StringIO()
+    assert main(["rules", "--preset", "klassisch"], io.BytesIO(), out) == 0
+    assert out.getvalue() == get_preset("klassisch").to_json() + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,22 +12,28 @@ from scoring import (
     GameInput,
     GameKind,
     PartyInput,
+    ScoringError,
     achievable_pair_totals,
     achievable_totals,
+    read_game,
     score_game,
     validate_game,
 )
-from scoring.engine import round10
+from scoring.engine import MIN_PRESSED_EYES, round10
 
 MELDS_12 = sorted(achievable_totals(12))
 MELDS_PAIR = sorted(t for t in achievable_pair_totals() if t <= 1500)
 
 
 @st.composite
-def split_250(draw, parts):
-    cuts = sorted(draw(st.lists(st.integers(0, 250), min_size=parts - 1, max_size=parts - 1)))
-    bounds = [0, *cuts, 250]
-    return [b - a for a, b in zip(bounds, bounds[1:], strict=False)]
+def split_250(draw, parts, declarer):
+    """250 eyes over the parties; the declarer's share holds the 4 pressed cards (>= 8 eyes)."""
+    rest = 250 - MIN_PRESSED_EYES
+    cuts = sorted(draw(st.lists(st.integers(0, rest), min_size=parts - 1, max_size=parts - 1)))
+    bounds = [0, *cuts, rest]
+    shares = [b - a for a, b in zip(bounds, bounds[1:], strict=False)]
+    shares[declarer] += MIN_PRESSED_EYES
+    return shares
 
 
 @st.composite
@@ -48,10 +55,10 @@ def valid_games(draw, kinds=tuple(GameKind)):
             tricks = [0] * count
             tricks[declarer] = 250
         else:
-            tricks = draw(split_250(count))
+            tricks = draw(split_250(count, declarer))
         parties = [PartyInput(tricks=t) for t in tricks]
     else:
-        tricks = draw(split_250(count))
+        tricks = draw(split_250(count, declarer))
         if tricks[declarer] <= 44 and draw(st.booleans()):
             took_trick = False
         parties = [PartyInput(meld=m, tricks=t) for m, t in zip(melds, tricks, strict=True)]
@@ -117,24 +124,67 @@ def test_the_declarer_wins_or_loses_on_a_fixed_scale(game):
 
 
 settings_for_fuzz = settings(max_examples=300, deadline=None)
-anything = st.one_of(
-    st.none(), st.booleans(), st.integers(-300, 2000), st.text(max_size=3), st.floats()
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-300, 2000) | st.text(max_size=3) | st.floats(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=8,
+)
+party_json = st.fixed_dictionaries(
+    {}, optional={"meld": json_values, "tricks": json_values, "took_trick": json_values}
+)
+game_json = st.fixed_dictionaries(
+    {},
+    optional={
+        "kind": st.sampled_from(["played", "conceded", "durch"]) | json_values,
+        "declarer": st.integers(-1, 3) | json_values,
+        "bid": st.integers(14, 40).map(lambda n: n * 10) | json_values,
+        "parties": st.lists(party_json | json_values, max_size=5) | json_values,
+        "revoked": st.lists(st.integers(-1, 3) | json_values, max_size=3) | json_values,
+        "extra": json_values,
+    },
 )
 
 
 @settings_for_fuzz
-@given(
-    kind=st.one_of(st.sampled_from(["played", "conceded", "durch"]), anything),
-    declarer=anything,
-    bid=anything,
-    parties=st.lists(st.builds(PartyInput, anything, anything, anything), max_size=5),
-    revoked=st.lists(anything, max_size=3),
-)
-def test_validation_reports_any_garbage_and_never_raises(kind, declarer, bid, parties, revoked):
-    game = GameInput(kind, declarer, bid, tuple(parties), tuple(revoked))
-    errors = validate_game(game)
-    for error in errors:
-        assert error.field
-        assert error.text("de") and error.text("en")
-    if not errors:
-        score_game(game)
+@given(data=game_json | json_values)
+def test_any_json_is_read_and_validated_with_field_errors_and_never_raises_otherwise(data):
+    try:
+        game = read_game(data)
+    except ScoringError as exc:
+        assert exc.errors
+        for error in exc.errors:
+            assert isinstance(error.field, str)
+            assert error.text("de") and error.text("en")
+        return
+    assert validate_game(game) == []
+    score_game(game)
+
+
+@settings_for_fuzz
+@given(data=game_json)
+def test_a_field_of_the_wrong_type_is_reported_once_and_the_rest_is_still_checked(data):
+    """read_game names each problem of type or shape (what GameInput.from_dict finds) exactly
+    once and adds nothing about such an unreadable field or what lies inside it; for a game of
+    the right shape it says what validate_game says."""
+    try:
+        GameInput.from_dict(data)
+        shape = []
+    except ScoringError as exc:
+        shape = list(exc.errors)
+    try:
+        read_game(data)
+        everything = []
+    except ScoringError as exc:
+        everything = list(exc.errors)
+    for error in shape:
+        assert everything.count(error) == shape.count(error)
+    unreadable = {error.field for error in shape}
+
+    def inside(field):
+        return any(field == f or field.startswith((f"{f}.", f"{f}[")) for f in unreadable)
+
+    assert Counter(e for e in everything if inside(e.field)) == Counter(
+        e for e in shape if inside(e.field)
+    )
+    if not shape:
+        assert everything == validate_game(GameInput.from_dict(data))

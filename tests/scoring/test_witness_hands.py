@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import (
-    Card,
     Rank,
     RuleSet,
     Suit,
@@ -19,6 +18,7 @@ from scoring import (
     hand_meld_total,
     witness,
 )
+from tests.scoring.card_labels import hand
 
 SUITS = list(Suit)
 FOUR_OF_A_RANK = {Rank.UNTER: 40, Rank.OBER: 60, Rank.KOENIG: 80, Rank.ASS: 100}
@@ -140,9 +140,6 @@ def test_any_dealt_9_card_hand_shows_a_total_from_the_computed_set(cards, trump)
 
 
 def test_simple_counter_sanity_against_the_meld_table():
-    def h(text):
-        return [Card.from_label(x) for x in text.split()]
-
-    assert simple_meld_total(h("♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O"), Suit.KREUZ) == 240
-    assert simple_meld_total(h("♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O ♥A ♥10 ♥U"), Suit.HERZ) == 350
-    assert simple_meld_total(h("♦U ♦U ♠O ♠O"), Suit.HERZ) == 300
+    assert simple_meld_total(hand("♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O"), Suit.KREUZ) == 240
+    assert simple_meld_total(hand("♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O ♥A ♥10 ♥U"), Suit.HERZ) == 350
+    assert simple_meld_total(hand("♦U ♦U ♠O ♠O"), Suit.HERZ) == 300
