@@ -29,7 +29,7 @@ import math
 from functools import cache
 
 from . import exact
-from .model import Mode
+from .model import Mode, table_sizes
 
 
 def min_shared_pairs(rows: tuple[int, ...], cols: tuple[int, ...]) -> int:
@@ -74,7 +74,7 @@ def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
 @cache
 def generic_singles_bounds(n: int, rounds: int) -> tuple[int, int]:
     """(R, F) lower bounds by counting (no exhaustive search)."""
-    lay = exact.sizes_for(n)
+    lay = table_sizes(n)
     fours = lay.count(4)
     slots = 4 * fours * rounds
     # per entrant, with the 4-table rounds spread as evenly as possible

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .errors import N_, FieldError, PairingError
-from .model import Entrant, Mode, Plan
+from .model import Entrant, Mode, Plan, validate_entrant_count
 from .planner import make_plan
 from .quality import check_plan
-from .replanner import replan
+from .replanner import check_changes, replan
 
 CLUBS_HELP = (
     'clubs of the entrants: a JSON object {"12": "TSV Musterhausen", ...} or a CSV file '
@@ -104,7 +104,7 @@ def _sniff_lang(argv: Sequence[str]) -> str:
 
 def _run(args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "plan":
-        numbers = _plan_numbers(args.entrants, args.start_numbers)
+        numbers = _plan_numbers(args.entrants, args.start_numbers, Mode(args.mode))
         clubs = _read_clubs(args.clubs, set(numbers)) if args.clubs else {}
         entrants = [Entrant(n, clubs.get(n)) for n in numbers]
         return make_plan(entrants, Mode(args.mode), args.rounds, args.seed).to_dict()
@@ -116,8 +116,15 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
         entrants = [Entrant(n, clubs.get(n)) for n in sorted(seated)]
         return check_plan(plan, entrants, base, args.played).to_dict()
     plan = _read_plan(args.plan, "plan")
-    withdraw = _number_list(args.withdraw, "withdraw")
-    add = _number_list(args.add, "add")
+    withdraw, bad_withdraw = _number_list(args.withdraw, "withdraw")
+    add, bad_add = _number_list(args.add, "add")
+    listed = bad_withdraw + bad_add
+    try:
+        check_changes(plan, args.played, withdraw, [Entrant(n) for n in add])
+    except PairingError as exc:
+        raise PairingError(listed + list(exc.errors)) from None
+    if listed:
+        raise PairingError(listed)
     seated = {n for r in plan.rounds for n in r.entrants()}
     clubs = _read_clubs(args.clubs, seated | set(add)) if args.clubs else {}
     entrants = [Entrant(n, clubs.get(n)) for n in sorted(seated)]
@@ -132,20 +139,20 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     return new.to_dict()
 
 
-def _plan_numbers(count: int | None, listed: str | None) -> list[int]:
+def _plan_numbers(count: int | None, listed: str | None, mode: Mode) -> list[int]:
     if listed:
-        numbers = _number_list(listed, "start_numbers")
-        if count is not None and count != len(numbers):
-            raise PairingError(
-                [
-                    FieldError.of(
-                        "entrants",
-                        N_("--entrants {count} does not match the {listed} start numbers given."),
-                        count=count,
-                        listed=len(numbers),
-                    )
-                ]
+        numbers, errors = _number_list(listed, "start_numbers")
+        if count is not None and count != len(numbers) + len(errors):
+            errors.append(
+                FieldError.of(
+                    "entrants",
+                    N_("--entrants {count} does not match the {listed} start numbers given."),
+                    count=count,
+                    listed=len(numbers) + len(errors),
+                )
             )
+        if errors:
+            raise PairingError(errors)
         return numbers
     if count is None:
         raise PairingError([FieldError.of("entrants", N_("Give --entrants N or --start-numbers."))])
@@ -157,10 +164,13 @@ def _plan_numbers(count: int | None, listed: str | None) -> list[int]:
                 )
             ]
         )
+    validate_entrant_count(count, mode)  # before making a list of them all
     return list(range(1, count + 1))
 
 
-def _number_list(text: str, field: str) -> list[int]:
+def _number_list(text: str, field: str) -> tuple[list[int], list[FieldError]]:
+    """The start numbers of a comma-separated list, and a problem for every value that is not
+    a positive whole number or comes twice (all of them, not just the first)."""
     out: list[int] = []
     errors: list[FieldError] = []
     for part in text.split(","):
@@ -168,12 +178,21 @@ def _number_list(text: str, field: str) -> list[int]:
         if not part:
             continue
         try:
-            out.append(int(part))
+            number = int(part)
         except ValueError:
             errors.append(FieldError.of(field, N_("{value} is not a whole number."), value=part))
-    if errors:
-        raise PairingError(errors)
-    return out
+            continue
+        if number < 1:
+            errors.append(
+                FieldError.of(field, N_("Start number {value} is not positive."), value=number)
+            )
+        elif number in out:
+            errors.append(
+                FieldError.of(field, N_("Start number {value} appears twice."), value=number)
+            )
+        else:
+            out.append(number)
+    return out, errors
 
 
 def _read_text(path: str, field: str) -> str:
@@ -204,12 +223,11 @@ def _read_clubs(path: str, known: set[int]) -> dict[int, str | None]:
     rows: list[tuple[str, object]] = []
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            rows = json.loads(text, object_pairs_hook=list)
         except json.JSONDecodeError:
             raise PairingError(
                 [FieldError.of("clubs", N_("The file {path} is not valid JSON."), path=path)]
             ) from None
-        rows = list(data.items())
     else:
         for line in csv.reader(io.StringIO(text)):
             if not line or not "".join(line).strip():
@@ -218,6 +236,7 @@ def _read_clubs(path: str, known: set[int]) -> dict[int, str | None]:
         if rows and not rows[0][0].strip().lstrip("-").isdigit():
             rows = rows[1:]  # header line
     clubs: dict[int, str | None] = {}
+    seen: set[int] = set()
     errors: list[FieldError] = []
     for key, club in rows:
         try:
@@ -234,6 +253,12 @@ def _read_clubs(path: str, known: set[int]) -> dict[int, str | None]:
                 )
             )
             continue
+        if number in seen:
+            errors.append(
+                FieldError.of("clubs", N_("Start number {value} appears twice."), value=number)
+            )
+            continue
+        seen.add(number)
         if club is not None and not isinstance(club, str):
             errors.append(
                 FieldError.of(

@@ -17,15 +17,12 @@ import math
 from collections.abc import Iterator
 from functools import cache
 
+from .model import table_sizes
+
 Partition = tuple[tuple[int, ...], ...]
 
 #: Work limit (evaluated round combinations) for using the exhaustive search at all.
 EXACT_LIMIT = 400_000
-
-
-def sizes_for(n: int) -> tuple[int, ...]:
-    fours = n % 3
-    return (3,) * ((n - 4 * fours) // 3) + (4,) * fours
 
 
 def _partitions(elements: tuple[int, ...], sizes: tuple[int, ...]) -> Iterator[Partition]:
@@ -45,7 +42,7 @@ def _partitions(elements: tuple[int, ...], sizes: tuple[int, ...]) -> Iterator[P
 
 @cache
 def partitions(n: int) -> tuple[Partition, ...]:
-    return tuple(_partitions(tuple(range(n)), sizes_for(n)))
+    return tuple(_partitions(tuple(range(n)), table_sizes(n)))
 
 
 def _pair_index(n: int) -> dict[tuple[int, int], int]:

@@ -12,14 +12,18 @@ partners sit crosswise, so the first pair deals game 1 and keeps the score sheet
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import N_, FieldError, PairingError
 
 MAX_ROUNDS = 12
+#: The most entrants (Einzel players or Paare pairs) a plan takes: the search keeps an N × N
+#: table of meetings, so far larger fields would take minutes and gigabytes.
+MAX_ENTRANTS = 2000
 
 
 class Mode(StrEnum):
@@ -98,15 +102,14 @@ class Plan:
         errors: list[FieldError] = []
         if not isinstance(d, Mapping):
             raise PairingError([FieldError.of("plan", N_("A plan must be a JSON object."))])
-        mode: Mode | None = None
-        try:
-            mode = Mode(str(d.get("mode")))
-        except ValueError:
-            errors.append(
-                FieldError.of(
-                    "mode", N_("Unknown mode {value}: use singles or pairs."), value=d.get("mode")
-                )
-            )
+        mode = _member(
+            Mode,
+            d.get("mode"),
+            "mode",
+            N_("The mode is missing: use singles or pairs."),
+            N_("Unknown mode {value}: use singles or pairs."),
+            errors,
+        )
         raw_rounds = d.get("rounds")
         rounds: list[Round] = []
         if not isinstance(raw_rounds, list) or not raw_rounds:
@@ -133,17 +136,14 @@ class Plan:
                     errors.append(FieldError.of(twhere, N_("A table must be a JSON object.")))
                     continue
                 tnumber = _integer(raw_table.get("number"), f"{twhere}.number", errors)
-                kind: TableKind | None = None
-                try:
-                    kind = TableKind(str(raw_table.get("kind")))
-                except ValueError:
-                    errors.append(
-                        FieldError.of(
-                            f"{twhere}.kind",
-                            N_("Unknown table kind {value}: use three, four_sitout or pairs."),
-                            value=raw_table.get("kind"),
-                        )
-                    )
+                kind = _member(
+                    TableKind,
+                    raw_table.get("kind"),
+                    f"{twhere}.kind",
+                    N_("The table kind is missing: use three, four_sitout or pairs."),
+                    N_("Unknown table kind {value}: use three, four_sitout or pairs."),
+                    errors,
+                )
                 raw_seats = raw_table.get("seats")
                 seats: list[int] = []
                 if not isinstance(raw_seats, list):
@@ -168,11 +168,64 @@ class Plan:
         return plan
 
 
+_E = TypeVar("_E", Mode, TableKind)
+
+
+def _member(
+    kind: type[_E], raw: object, field: str, missing: str, unknown: str, errors: list[FieldError]
+) -> _E | None:
+    if isinstance(raw, str):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    if raw is None:
+        errors.append(FieldError.of(field, missing))
+    else:
+        errors.append(FieldError.of(field, unknown, value=shown(raw)))
+    return None
+
+
 def _integer(value: object, field: str, errors: list[FieldError]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
-        errors.append(FieldError.of(field, N_("{value} is not a whole number."), value=value))
+        errors.append(not_whole(field, value))
         return None
     return value
+
+
+def not_whole(field: str, value: object) -> FieldError:
+    """The error for a value that should be a whole number, shown as the user wrote it (JSON
+    spelling, never a Python repr): yes/no values and missing values are named as such."""
+    if isinstance(value, bool):
+        return FieldError.of(
+            field,
+            N_("{value} is a yes/no value, not a whole number."),
+            value="true" if value else "false",
+        )
+    if value is None:
+        return FieldError.of(field, N_("A whole number is missing (the value is empty)."))
+    return FieldError.of(field, N_("{value} is not a whole number."), value=shown(value))
+
+
+def shown(value: object) -> str:
+    """A value for a message as the user wrote it: text as it is, anything else in JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def validate_played(played: object, total: int) -> None:
+    """The number of played rounds of a plan of ``total`` rounds: a whole number 0..total."""
+    if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= total:
+        raise PairingError(
+            [
+                FieldError.of(
+                    "played",
+                    N_("The number of played rounds must be between 0 and {maximum}."),
+                    maximum=total,
+                )
+            ]
+        )
 
 
 def validate_plan(plan: Plan) -> None:
@@ -255,63 +308,68 @@ def validate_entrant_count(n: int, mode: Mode) -> None:
 
     Einzel: 3-tables, plus ``n mod 3`` 4-tables with a sitting-out dealer, so every count from 3
     up except 5 works. Paare: tables of two pairs, so the count must be even and at least 2.
+    Either way at most :data:`MAX_ENTRANTS`.
     """
+    message = _count_problem(n, mode)
+    if message is not None:
+        msgid, params = message
+        raise PairingError([FieldError.of("entrants", msgid, **params)])
+
+
+def _count_problem(n: int, mode: Mode) -> tuple[str, dict[str, object]] | None:
+    if n > MAX_ENTRANTS:
+        if mode is Mode.SINGLES:
+            msgid = N_("{count} entrants are too many: a seating plan takes at most {maximum}.")
+        else:
+            msgid = N_("{count} pairs are too many: a seating plan takes at most {maximum}.")
+        return msgid, {"count": n, "maximum": MAX_ENTRANTS}
     if mode is Mode.SINGLES:
-        if n < 3:
-            raise PairingError(
-                [
-                    FieldError.of(
-                        "entrants",
-                        N_(
-                            "{count} entrants cannot be seated: an Einzel competition needs at "
-                            "least 3. Add {missing} unranked substitute(s) (außer Konkurrenz)."
-                        ),
-                        count=n,
-                        missing=3 - n,
-                    )
-                ]
+        if n <= 0:
+            return N_("There are no entrants to seat: an Einzel competition needs at least 3."), {}
+        if n == 1:
+            return (
+                N_(
+                    "1 entrant cannot be seated: an Einzel competition needs at least 3. Add 2 "
+                    "unranked substitutes (außer Konkurrenz)."
+                ),
+                {},
+            )
+        if n == 2:
+            return (
+                N_(
+                    "2 entrants cannot be seated: an Einzel competition needs at least 3. Add an "
+                    "unranked substitute (außer Konkurrenz)."
+                ),
+                {},
             )
         if n == 5:
-            raise PairingError(
-                [
-                    FieldError.of(
-                        "entrants",
-                        N_(
-                            "5 entrants cannot be seated at 3-tables and 4-tables. Add an "
-                            "unranked substitute (außer Konkurrenz) to make 6."
-                        ),
-                        count=n,
-                    )
-                ]
+            return (
+                N_(
+                    "5 entrants cannot be seated at 3-tables and 4-tables. Add an unranked "
+                    "substitute (außer Konkurrenz) to make 6."
+                ),
+                {},
             )
-    else:
-        if n < 2:
-            raise PairingError(
-                [
-                    FieldError.of(
-                        "entrants",
-                        N_(
-                            "{count} pairs cannot be seated: a Paare competition needs at least "
-                            "2 pairs. Add {missing} unranked substitute pair(s) (außer Konkurrenz)."
-                        ),
-                        count=n,
-                        missing=2 - n,
-                    )
-                ]
-            )
-        if n % 2:
-            raise PairingError(
-                [
-                    FieldError.of(
-                        "entrants",
-                        N_(
-                            "{count} pairs cannot be seated: pair tables need an even number of "
-                            "pairs. Add an unranked substitute pair (außer Konkurrenz)."
-                        ),
-                        count=n,
-                    )
-                ]
-            )
+        return None
+    if n <= 0:
+        return N_("There are no pairs to seat: a Paare competition needs at least 2 pairs."), {}
+    if n == 1:
+        return (
+            N_(
+                "1 pair cannot be seated: a Paare competition needs at least 2 pairs. Add an "
+                "unranked substitute pair (außer Konkurrenz)."
+            ),
+            {},
+        )
+    if n % 2:
+        return (
+            N_(
+                "{count} pairs cannot be seated: pair tables need an even number of pairs. Add "
+                "an unranked substitute pair (außer Konkurrenz)."
+            ),
+            {"count": n},
+        )
+    return None
 
 
 def layout(n: int, mode: Mode) -> tuple[TableKind, ...]:
@@ -324,17 +382,18 @@ def layout(n: int, mode: Mode) -> tuple[TableKind, ...]:
     return (TableKind.THREE,) * ((n - 4 * fours) // 3) + (TableKind.FOUR_SITOUT,) * fours
 
 
+def table_sizes(n: int, mode: Mode = Mode.SINGLES) -> tuple[int, ...]:
+    """The seats of each table of :func:`layout`, in the same order."""
+    return tuple(SEATS[kind] for kind in layout(n, mode))
+
+
 def validate_entrants(entrants: Sequence[Entrant], field: str = "entrants") -> None:
     """Start numbers must be positive and unique."""
     errors: list[FieldError] = []
     seen: set[int] = set()
     for i, e in enumerate(entrants):
         if isinstance(e.start_number, bool) or not isinstance(e.start_number, int):
-            errors.append(
-                FieldError.of(
-                    f"{field}[{i}]", N_("{value} is not a whole number."), value=e.start_number
-                )
-            )
+            errors.append(not_whole(f"{field}[{i}]", e.start_number))
         elif e.start_number < 1:
             errors.append(
                 FieldError.of(
@@ -358,7 +417,9 @@ def validate_entrants(entrants: Sequence[Entrant], field: str = "entrants") -> N
 
 
 def validate_rounds(rounds: int) -> None:
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+    if isinstance(rounds, bool) or not isinstance(rounds, int):
+        raise PairingError([not_whole("rounds", rounds)])
+    if not 1 <= rounds <= MAX_ROUNDS:
         raise PairingError(
             [
                 FieldError.of(

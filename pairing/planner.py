@@ -29,6 +29,7 @@ from .model import (
     Round,
     Table,
     layout,
+    table_sizes,
     validate_entrant_count,
     validate_entrants,
     validate_rounds,
@@ -126,7 +127,7 @@ def singles_groupings(n: int, rounds: int, rng: random.Random) -> list[Tables]:
         _, _, parts = exact.solve(n, rounds)
         return [[list(block) for block in part] for part in parts]
     r_bound, f_bound = plain_bounds(Mode.SINGLES, n, rounds)
-    sizes = [3] * ((n - 4 * (n % 3)) // 3) + [4] * (n % 3)
+    sizes = table_sizes(n)
     best: Grouping | None = None
     budget = 3000 + 30 * n
     for f_cap in sorted({f_bound, min(rounds, f_bound + 1)}):

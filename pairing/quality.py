@@ -46,7 +46,7 @@ from fractions import Fraction
 
 from .bounds import min_shared_pairs, pigeonhole_clashes, plain_bounds
 from .errors import N_, FieldError, PairingError
-from .model import Entrant, Mode, Plan, Round, TableKind, layout, validate_plan
+from .model import Entrant, Mode, Plan, Round, TableKind, layout, validate_plan, validate_played
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,9 @@ def generic_bounds(plan: Plan, played: int) -> tuple[int, int]:
     meetings there (the smallest table of each of its rounds, less one); for spread and shared
     see :func:`_spread_bound` and :func:`_shared_bound`. F: the 4-table places of the
     unplayed rounds filled from the least-used entrants up (water level), at least F(played);
-    and at least 2 if R's bound is 0 and :func:`_four_table_squeeze` applies."""
+    if R's bound allows no repeat beyond the played rounds', raised until
+    :func:`_strangers_fill_four_tables` holds, and at least 2 if :func:`_four_table_squeeze`
+    applies."""
     fixed, rest = plan.rounds[:played], plan.rounds[played:]
     r_fixed = repeats(fixed)
     met = meetings(fixed)
@@ -277,8 +279,12 @@ def generic_bounds(plan: Plan, played: int) -> tuple[int, int]:
         level = f_bound
         while sum(min(rounds_in[e], max(0, level - f_fixed[e])) for e in everyone) < slots:
             level += 1
+        if r_bound == r_fixed:  # no new repeat: 4-tables of strangers
+            top = max((f_fixed[e] + rounds_in[e] for e in everyone), default=0)
+            while level < top and not _strangers_fill_four_tables(fixed, rest, f_fixed, level):
+                level += 1
         f_bound = level
-        if r_bound == 0 and f_bound < 2 and _four_table_squeeze(plan.rounds, played):
+        if r_bound == r_fixed and f_bound < 2 and _four_table_squeeze(plan.rounds, played):
             f_bound = 2
     return r_bound, f_bound
 
@@ -319,6 +325,32 @@ def _shared_bound(rest: Sequence[Round]) -> int:
     return best
 
 
+def _strangers_fill_four_tables(
+    fixed: Sequence[Round], rest: Sequence[Round], f_fixed: Counter[int], level: int
+) -> bool:
+    """Whether F = ``level`` leaves, in every unplayed round, enough entrants who have not met
+    to fill its 4-tables without a repeat: only entrants with fewer than ``level`` 4-table rounds
+    so far may sit at one, the members of one 4-table must come from different tables of every
+    played round, so a played table gives at most one member to each of the b 4-tables of the
+    round: Σ over played tables of min(b, its eligible entrants) must reach 4·b."""
+    for rnd in rest:
+        b = sum(1 for t in rnd.tables if t.kind is TableKind.FOUR_SITOUT)
+        if not b:
+            continue
+        eligible = {e for e in rnd.entrants() if f_fixed[e] < level}
+        for old in fixed:
+            at_old = 0
+            room = 0
+            for t in old.tables:
+                k = sum(1 for e in t.seats if e in eligible)
+                at_old += k
+                room += min(b, k)
+            room += len(eligible) - at_old  # not seated then: met nobody at that round
+            if room < 4 * b:
+                return False
+    return True
+
+
 def _four_table_squeeze(rounds: Sequence[Round], played: int) -> bool:
     """Without repeats, the four members of a 4-table sit at four different tables in any
     other round; if an unplayed round seating all four has fewer than four 3-tables, one of
@@ -354,20 +386,7 @@ def check_plan(
             raise PairingError(
                 [FieldError.of("base", N_("The plan before the re-plan has another mode."))]
             )
-    if (
-        isinstance(played, bool)
-        or not isinstance(played, int)
-        or not (0 <= played <= len(plan.rounds))
-    ):
-        raise PairingError(
-            [
-                FieldError.of(
-                    "played",
-                    N_("The number of played rounds must be between 0 and {maximum}."),
-                    maximum=len(plan.rounds),
-                )
-            ]
-        )
+    validate_played(played, len(plan.rounds))
     clubs = {e.start_number: e.club for e in entrants or ()}
     r_value = repeats(plan.rounds)
     f_value = max(four_table_rounds(plan.rounds).values(), default=0)

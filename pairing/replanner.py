@@ -6,24 +6,30 @@ layout; entrants whose seat vanished and late arrivals fill the free seats (firs
 table). The figures are then improved in the order of issue 3 - R, F, S, C, D:
 
 1. the tabu search of :mod:`pairing.search` swaps entrants within the unplayed rounds to reach
-   the lower bound of R over *all* rounds, preferring (in this order) fewer 4-table rounds above
-   the F bound, fewer club clashes in round 1 if it is unplayed, entrants at their old table;
+   the lower bound of R over *all* rounds; single swaps then lower (in this order) the 4-table
+   rounds above the F bound, club clashes in round 1 if it is unplayed, entrants away from their
+   old table. If F is still above its bound, the tabu search goes on with R and F together, and
+   where the bound is out of reach (it is a counting bound) with the cap one higher each time;
 2. seat orders balance S with the role flows of :mod:`pairing.seats`, old roles first. Played
-   rounds fix roles already held, so the flows may fall short of S's bound; then swaps that cost
-   nothing in R, F and C are tried (targeted at the entrants off their share) and kept when S
-   drops, at first only swaps that move nobody away from an old table;
+   rounds fix roles already held, so the flows may fall short of S's bound; then (with two or
+   more unplayed rounds) swaps that cost nothing in R, F and C are tried, targeted at the
+   entrants off their share and judged by the flows, at first only swaps that move nobody away
+   from an old table; and then round by round, with the other rounds' roles settled, S is a sum
+   over the round's tables, which the tabu search lowers as a term after R and F
+   (:meth:`pairing.search.Grouping.set_roles`);
 3. a clean-up sends entrants back to their old table where S stays as good (D).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .bounds import plain_bounds
 from .clubs import club_ids
 from .errors import N_, FieldError, PairingError
 from .model import (
+    SEATS,
     Entrant,
     Mode,
     Plan,
@@ -31,13 +37,15 @@ from .model import (
     Table,
     TableKind,
     layout,
+    not_whole,
     validate_entrant_count,
     validate_entrants,
     validate_plan,
+    validate_played,
 )
 from .quality import fair_share, generic_bounds, plain_size, seat_bound
 from .search import Grouping, Tables
-from .seats import seat_orders
+from .seats import arrange, best_roles, role_gain, seat_orders
 
 
 def replan(
@@ -55,45 +63,10 @@ def replan(
     withdrawn entrants; an entrant listed there but neither seated nor added stays out).
     """
     validate_plan(plan)
-    total = len(plan.rounds)
-    if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= total:
-        raise PairingError(
-            [
-                FieldError.of(
-                    "played",
-                    N_("The number of played rounds must be between 0 and {maximum}."),
-                    maximum=total,
-                )
-            ]
-        )
     validate_entrants(entrants)
     added = list(add)
-    validate_entrants(added, "add")
-    gone = _numbers(withdraw)
-    known = {e.start_number for e in entrants} | {n for r in plan.rounds for n in r.entrants()}
-    errors = [
-        FieldError.of(
-            "withdraw", N_("Start number {value} is not an entrant of this plan."), value=number
-        )
-        for number in sorted(gone - known)
-    ]
-    errors += [
-        FieldError.of(
-            "add",
-            N_("Start number {value} cannot both withdraw and be added."),
-            value=e.start_number,
-        )
-        for e in added
-        if e.start_number in gone
-    ]
-    if errors:
-        raise PairingError(errors)
-    if played == total:
-        current = plan.rounds[-1].entrants()
-        if (gone & current) or any(e.start_number not in current for e in added):
-            raise PairingError(
-                [FieldError.of("played", N_("All rounds are played: there is nothing to re-plan."))]
-            )
+    gone = check_changes(plan, played, withdraw, added)
+    if played == len(plan.rounds):
         return plan
     current = plan.rounds[played].entrants()
     final = sorted((current - gone) | {e.start_number for e in added})
@@ -105,17 +78,75 @@ def replan(
     return _replan(plan, played, final, club_of, seed)
 
 
-def _numbers(values: Iterable[int]) -> set[int]:
-    out: set[int] = set()
-    bad: list[FieldError] = []
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int):
-            bad.append(FieldError.of("withdraw", N_("{value} is not a whole number."), value=v))
+def check_changes(
+    plan: Plan, played: int, withdraw: Iterable[object], add: Iterable[Entrant]
+) -> set[int]:
+    """Check a re-plan request and return the start numbers withdrawing; raise PairingError
+    naming every problem at once: ``played`` must lie within the plan, a withdrawal must name an
+    entrant seated in the first round to re-plan, an arrival a new positive start number, each
+    once, and with every round played there is nothing to change."""
+    validate_played(played, len(plan.rounds))
+    withdrawn = list(withdraw)
+    added = list(add)
+    if played == len(plan.rounds):
+        if withdrawn or added:
+            raise PairingError(
+                [FieldError.of("played", N_("All rounds are played: there is nothing to re-plan."))]
+            )
+        return set()
+    current = plan.rounds[played].entrants()
+    errors: list[FieldError] = []
+    first = played + 1
+    ever = {n for r in plan.rounds for n in r.entrants()}
+    gone: set[int] = set()
+    for number in withdrawn:
+        if isinstance(number, bool) or not isinstance(number, int):
+            errors.append(not_whole("withdraw", number))
+        elif number in gone:
+            errors.append(
+                FieldError.of("withdraw", N_("Start number {value} withdraws twice."), value=number)
+            )
+        elif number not in ever:
+            errors.append(
+                FieldError.of(
+                    "withdraw",
+                    N_("Start number {value} is not an entrant of this plan."),
+                    value=number,
+                )
+            )
+        elif number not in current:
+            errors.append(
+                FieldError.of(
+                    "withdraw",
+                    N_("Start number {value} is not seated in round {round}: nothing to withdraw."),
+                    value=number,
+                    round=first,
+                )
+            )
         else:
-            out.add(v)
-    if bad:
-        raise PairingError(bad)
-    return out
+            gone.add(number)
+    arriving: set[int] = set()
+    for e in added:
+        number = e.start_number
+        if isinstance(number, bool) or not isinstance(number, int):
+            errors.append(not_whole("add", number))
+            continue
+        if number < 1:
+            problem = N_("Start number {value} is not positive.")
+        elif number in arriving:
+            problem = N_("Start number {value} is added twice.")
+        elif number in gone or number in withdrawn:
+            problem = N_("Start number {value} cannot both withdraw and be added.")
+        elif number in current:
+            problem = N_("Start number {value} is already seated in round {round}.")
+        else:
+            arriving.add(number)
+            continue
+        errors.append(FieldError.of("add", problem, value=number, round=first))
+        arriving.add(number)
+    if errors:
+        raise PairingError(errors)
+    return gone
 
 
 def _replan(
@@ -127,7 +158,7 @@ def _replan(
     n = len(numbers)
     rng = random.Random(f"pairing-replan:{seed}:{played}:{','.join(map(str, final))}")
     kinds = layout(len(final), mode)
-    sizes = [len_of(k) for k in kinds]
+    sizes = [SEATS[k] for k in kinds]
     final_set = set(final)
 
     rounds: list[Tables] = []
@@ -167,8 +198,18 @@ def _replan(
         club_round=0,
         home=homes,
     )
-    g.tabu_search(rng, r_target, 2000 + 20 * n)
+    budget = 2000 + 20 * n
+    # R first, then single swaps for F, clubs and old tables: usually enough, and it keeps D low
+    g.tabu_search(rng, r_target, budget, repeats_only=True)
     g.improve(rng)
+    if g.fx:  # R and F together, then (F's bound is not always reachable) the next cap up
+        g.tabu_search(rng, r_target, budget)
+        cap = f_target
+        while g.fx and cap < len(rounds):
+            cap += 1
+            g.set_cap(cap)
+            g.tabu_search(rng, r_target, budget // 2)
+        g.improve(rng)
 
     # seat orders: roles balanced over all rounds, old positions kept where possible
     shares = fair_share(_to_plan(mode, plan, played, g.snapshot(), kinds, numbers).rounds)
@@ -218,32 +259,12 @@ def _replan(
 
     s_bound = seat_bound(_to_plan(mode, plan, played, g.snapshot(), kinds, numbers), played)
     orders, dev, d, k = seat(g.snapshot())
-    per_round = len(sizes)
-    # plateau walk over R/F/C-neutral swaps; keep the best seating found (the first of equals)
-    best = (dev, g.snapshot(), orders)
-    tries = max(30, min(300, 20000 // n))
-    for attempt in range(tries):
-        if best[0] <= s_bound:
-            break
-        move = _seat_move(g, rng, unplayed, orders, per_round, d, k, lo, hi, pairs)
-        if move is None:
-            continue
-        ri, x, z = move
-        cost = g.delta(ri, x, z)
-        assert cost is not None
-        g.swap(ri, x, z)
-        new_orders, new_dev, new_d, new_k = seat(g.snapshot())
-        # plateau steps move nobody from the old table in the first half of the budget
-        if new_dev < dev or (new_dev == dev and (cost <= 0 or 2 * attempt >= tries)):
-            orders, dev, d, k = new_orders, new_dev, new_d, new_k
-            if dev < best[0]:
-                best = (dev, g.snapshot(), orders)
-        else:
-            g.swap(ri, x, z)
-    if dev > best[0] or g.snapshot() != best[1]:
-        g.restore(best[1])
-        orders = best[2]
-        dev = best[0]
+    if dev > s_bound and len(unplayed) > 1:
+        orders, dev = _seat_walk(g, unplayed, orders, dev, d, k, lo, hi, pairs, s_bound, rng, seat)
+    if dev > s_bound:
+        orders, dev = _balance_seats(
+            g, unplayed, orders, base_orders, (dealt, scored), lo, hi, pairs, s_bound, rng, seat
+        )
     # clean-up: send entrants back to their old table where that keeps S
     old_table = g.home
     assert old_table is not None
@@ -274,16 +295,59 @@ def _replan(
     return _to_plan(mode, plan, played, grouped, kinds, numbers)
 
 
+def _seat_walk(
+    g: Grouping,
+    unplayed: range,
+    orders: list[list[int]],
+    dev: int,
+    dealt: list[int],
+    scored: list[int],
+    lo: Sequence[int],
+    hi: Sequence[int],
+    pairs: bool,
+    s_bound: int,
+    rng: random.Random,
+    reseat: Callable[[list[Tables]], tuple[list[list[int]], int, list[int], list[int]]],
+) -> tuple[list[list[int]], int]:
+    """A plateau walk over swaps that cost nothing in R, F and clubs (:func:`_seat_move`), each
+    judged by the role flows over all unplayed rounds; returns the best seating found (the first
+    of equals), with the grouping left at it. Plateau steps move nobody from the old table in
+    the first half of the budget."""
+    per_round = len(g.tables[unplayed.start])
+    best = (dev, g.snapshot(), orders)
+    tries = max(30, min(300, 20000 // g.n))
+    for attempt in range(tries):
+        if best[0] <= s_bound:
+            break
+        move = _seat_move(g, rng, unplayed, orders, per_round, dealt, scored, lo, hi, pairs)
+        if move is None:
+            continue
+        ri, x, z = move
+        cost = g.delta(ri, x, z)
+        assert cost is not None
+        g.swap(ri, x, z)
+        new_orders, new_dev, new_d, new_k = reseat(g.snapshot())
+        if new_dev < dev or (new_dev == dev and (cost <= 0 or 2 * attempt >= tries)):
+            orders, dev, dealt, scored = new_orders, new_dev, new_d, new_k
+            if dev < best[0]:
+                best = (dev, g.snapshot(), orders)
+        else:
+            g.swap(ri, x, z)
+    if g.snapshot() != best[1]:
+        g.restore(best[1])
+    return best[2], best[0]
+
+
 def _seat_move(
     g: Grouping,
     rng: random.Random,
     unplayed: range,
     orders: list[list[int]],
     per_round: int,
-    dealt: list[int],
-    scored: list[int],
-    lo: list[int],
-    hi: list[int],
+    dealt: Sequence[int],
+    scored: Sequence[int],
+    lo: Sequence[int],
+    hi: Sequence[int],
     pairs: bool,
 ) -> tuple[int, int, int] | None:
     """A swap in an unplayed round that may let the role flows reach everyone's share: an
@@ -323,7 +387,7 @@ def _seat_move(
     for z in candidates[:40]:
         x = p if not over or rng.random() < 0.5 else mates[rng.randrange(len(mates))]
         d = g.delta(ri, x, z)
-        if d is not None and d < g.w1 and (best is None or d < best[0]):
+        if d is not None and g.harmless(d) and (best is None or d < best[0]):
             best = (d, x, z)
     if best is None:
         # nothing targeted fits: a neutral swap out of p's table (a plateau step)
@@ -332,13 +396,82 @@ def _seat_move(
         for z in others[:40]:
             x = mates[rng.randrange(len(mates))]
             d = g.delta(ri, x, z)
-            if d is not None and d < g.w1 and (best is None or d < best[0]):
+            if d is not None and g.harmless(d) and (best is None or d < best[0]):
                 best = (d, x, z)
     return None if best is None else (ri, best[1], best[2])
 
 
-def len_of(kind: TableKind) -> int:
-    return {TableKind.THREE: 3, TableKind.FOUR_SITOUT: 4, TableKind.PAIRS: 2}[kind]
+def _balance_seats(
+    g: Grouping,
+    unplayed: range,
+    orders: list[list[int]],
+    base_orders: Sequence[Sequence[int] | None],
+    held: tuple[Sequence[int], Sequence[int]],
+    lo: Sequence[int],
+    hi: Sequence[int],
+    pairs: bool,
+    s_bound: int,
+    rng: random.Random,
+    reseat: Callable[[list[Tables]], tuple[list[list[int]], int, list[int], list[int]]],
+) -> tuple[list[list[int]], int]:
+    """Lower S where the role flows fall short of its bound: one unplayed round at a time, with
+    the roles of every other round settled, S is a sum over that round's tables (each entrant
+    sits at one), so the tabu search regroups the round with that sum as a cost term after R,
+    F and clubs (:meth:`Grouping.set_roles`), and each table then takes its best dealer and
+    scorer."""
+    n = g.n
+    per_round = len(g.tables[unplayed.start])
+
+    def counts(skip: int) -> tuple[list[int], list[int]]:
+        dc, sc = list(held[0]), list(held[1])
+        for j, order in enumerate(orders):
+            if j // per_round != skip:
+                dc[order[0]] += 1
+                sc[order[0] if pairs else order[2]] += 1
+        return dc, sc
+
+    def deviation() -> int:
+        dc, sc = counts(-1)
+        return sum(
+            max(0, lo[e] - dc[e], dc[e] - hi[e]) + max(0, lo[e] - sc[e], sc[e] - hi[e])
+            for e in range(n)
+        )
+
+    dev = deviation()
+    iters = max(30, min(200, 12000 // n))
+    for _ in range(4):
+        start = dev
+        for k, ri in enumerate(unplayed):
+            if dev <= s_bound:
+                return orders, dev
+            dc, sc = counts(k)
+            gd = [role_gain(dc[e], lo[e], hi[e]) for e in range(n)]
+            gs = [role_gain(sc[e], lo[e], hi[e]) for e in range(n)]
+            before = [list(t) for t in g.tables[ri]]
+            g.set_roles(ri, gd, gs, pairs)
+            g.tabu_search(rng, g.repeats, iters, sample=48, balanced=True)
+            g.set_roles(None)
+            kept = list(orders)
+            for ti, members in enumerate(g.tables[ri]):
+                prev = base_orders[k * per_round + ti]
+                _, d, s = best_roles(members, gd, gs, pairs, prev)
+                orders[k * per_round + ti] = (
+                    [d, *(e for e in members if e != d)]
+                    if pairs
+                    else arrange(members, d, s, prev, rng)
+                )
+            new_dev = deviation()
+            if g.tables[ri] == before and new_dev >= dev:
+                orders[:] = kept  # nothing better for this round while the others stay
+                continue
+            dev = new_dev
+            # the role flows over all rounds may hand the other rounds' roles round anew
+            flowed, flow_dev, _, _ = reseat(g.snapshot())
+            if flow_dev <= dev:
+                orders[:], dev = flowed, flow_dev
+        if dev >= start:
+            break
+    return orders, dev
 
 
 def _start(

@@ -6,19 +6,24 @@ round that is not fixed (played rounds are fixed). The search minimises, lexicog
 
 1. ``R`` - repeated meetings, Σ over pairs of max(0, rounds at the same table - 1);
 2. ``fx`` - 4-table rounds above a cap, Σ over entrants of max(0, f_e - cap) (or a hard cap);
-3. ``c1`` - club clashes in one round (re-plans of an unplayed round 1);
-4. ``dt`` - entrants away from their "home" table (re-plans: the table of the plan before).
+3. ``sl`` - re-plans only, while seats are balanced: the seat balance S of one round whose
+   tables are to take their dealers and scorers with every other round's roles settled
+   (:meth:`Grouping.set_roles`);
+4. ``c1`` - club clashes in one round (re-plans of an unplayed round 1);
+5. ``dt`` - entrants away from their "home" table (re-plans: the table of the plan before).
 
-The R phase is a min-conflicts tabu search (pick a repeated pair, move one of the two to the
-best non-tabu table); the secondary terms are improved by hill climbing that never gives up an
-earlier term. All randomness comes from the ``random.Random`` handed in, so results are
-reproducible.
+The search is a min-conflicts tabu search: pick a violation (a repeated pair, an entrant above
+the 4-table cap, a table of the balanced round with a loss) and make the best non-tabu swap that
+moves it; the lesser terms are then improved by hill climbing that never gives up an earlier
+term. All randomness comes from the ``random.Random`` handed in, so results are reproducible.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+
+from .seats import table_loss
 
 Tables = list[list[int]]
 
@@ -113,6 +118,10 @@ class Grouping:
         self.f_cap = f_cap if f_cap is not None else self.r
         self.hard_f = hard_f
         self.fx = sum(max(0, x - self.f_cap) for x in self.f)
+        # entrants above the cap with a 4-table in a movable round (they can still come down)
+        self.over = IndexedSet()
+        for e in range(n):
+            self._track_over(e)
         self.clubs = list(clubs) if clubs is not None else None
         self.club_round = club_round if clubs is not None else None
         self.cc: list[dict[int, int]] = []
@@ -132,8 +141,19 @@ class Grouping:
             for ri in self.movable:
                 h, w = self.home[ri], self.where[ri]
                 self.dt += sum(1 for e in self.present[ri] if h[e] >= 0 and h[e] != w[e])
+        # seat balance of one round (re-plans), off until set_roles() names the round
+        self.s_round: int | None = None
+        self.gd: Sequence[int] = ()
+        self.gs: Sequence[int] = ()
+        self.pairs = False
+        self.sl_t: list[int] = []
+        self.sl = 0
+        self.bad = IndexedSet()
+        # lexicographic weights: each term outweighs everything below it (dt ≤ n·r, c1 ≤ n,
+        # sl ≤ 4n, fx ≤ n·r)
         self.w1 = n * self.r + 1
-        self.w2 = self.w1 * (n + 1)
+        self.ws = self.w1 * (n + 1)
+        self.w2 = self.ws * (4 * n + 1)
         self.w3 = self.w2 * (n * self.r + 1)
 
     # -- cost ----------------------------------------------------------------------------------
@@ -146,16 +166,59 @@ class Grouping:
         return v - self.fixed_meet[k] >= 1
 
     def cost(self) -> int:
-        return self.repeats * self.w3 + self.fx * self.w2 + self.c1 * self.w1 + self.dt
+        return (
+            self.repeats * self.w3
+            + self.fx * self.w2
+            + self.sl * self.ws
+            + self.c1 * self.w1
+            + self.dt
+        )
 
-    def key(self) -> tuple[int, int, int, int]:
-        return (self.repeats, self.fx, self.c1, self.dt)
+    def key(self) -> tuple[int, int, int, int, int]:
+        """The cost terms in the order of issue 3: R, F, S (one round's), clubs, D."""
+        return (self.repeats, self.fx, self.sl, self.c1, self.dt)
+
+    @staticmethod
+    def harmless(d: int) -> bool:
+        """Whether a swap of cost change ``d`` (:meth:`delta`) makes no term but ``dt`` worse:
+        one swap moves ``dt`` by at most 2, every other term weighs more than that."""
+        return d <= 2
+
+    def set_roles(
+        self, ri: int | None, gd: Sequence[int] = (), gs: Sequence[int] = (), pairs: bool = False
+    ) -> None:
+        """Weigh the seat balance of round ``ri`` (None: no round): with every other round's
+        dealers and scorers settled, ``gd``/``gs`` say what dealing or scoring once more does
+        for each entrant (:func:`pairing.seats.role_gain`), and the term ``sl`` sums
+        :func:`pairing.seats.table_loss` over the round's tables."""
+        self.s_round, self.gd, self.gs, self.pairs = ri, gd, gs, pairs
+        self.sl_t = [] if ri is None else [table_loss(t, gd, gs, pairs) for t in self.tables[ri]]
+        self.sl = sum(self.sl_t)
+        self.bad = IndexedSet()
+        for ti, v in enumerate(self.sl_t):
+            if v:
+                self.bad.add(ti)
 
     def f_max(self) -> int:
         return max(self.f, default=0)
 
     def _excess(self, f: int) -> int:
         return f - self.f_cap if f > self.f_cap else 0
+
+    def set_cap(self, f_cap: int) -> None:
+        """Move the 4-table cap (the soft F target) and recount the excess."""
+        self.f_cap = f_cap
+        self.fx = sum(self._excess(x) for x in self.f)
+        for e in range(self.n):
+            self._track_over(e)
+
+    def _track_over(self, e: int) -> None:
+        if self.f[e] > self.f_cap and any(
+            self.fours[ri][self.where[ri][e]] for ri in self.movable if self.where[ri][e] >= 0
+        ):
+            self.over.add(e)
+        else:
+            self.over.discard(e)
 
     def delta(self, ri: int, x: int, z: int) -> int | None:
         """Cost change of swapping x and z (different tables of round ri); None if forbidden."""
@@ -198,6 +261,16 @@ class Grouping:
                 if cz >= 0:
                     dc += (1 if cb[cz] >= 2 else 0) - (1 if ca.get(cz, 0) >= 1 else 0)
                 d -= dc * self.w1
+        if ri == self.s_round:
+            gd, gs, pairs = self.gd, self.gs, self.pairs
+            new_a = [z if e == x else e for e in rnd[ta]]
+            new_b = [x if e == z else e for e in rnd[tb]]
+            d += (
+                table_loss(new_a, gd, gs, pairs)
+                + table_loss(new_b, gd, gs, pairs)
+                - self.sl_t[ta]
+                - self.sl_t[tb]
+            ) * self.ws
         if self.home is not None:
             h = self.home[ri]
             hx, hz = h[x], h[z]
@@ -250,6 +323,8 @@ class Grouping:
             self.f[out] -= 1
             self.f[inn] += 1
             self.fx += self._excess(self.f[out]) + self._excess(self.f[inn])
+            self._track_over(out)
+            self._track_over(inn)
         if ri == self.club_round and self.clubs is not None:
             cx, cz = self.clubs[x], self.clubs[z]
             if cx != cz:
@@ -263,6 +338,15 @@ class Grouping:
                     if dst.get(c, 0) >= 1:
                         self.c1 += 1
                     dst[c] = dst.get(c, 0) + 1
+        if ri == self.s_round:
+            for ti in (ta, tb):
+                v = table_loss(rnd[ti], self.gd, self.gs, self.pairs)
+                self.sl += v - self.sl_t[ti]
+                self.sl_t[ti] = v
+                if v:
+                    self.bad.add(ti)
+                else:
+                    self.bad.discard(ti)
         if self.home is not None:
             h = self.home[ri]
             for e, before, after in ((x, ta, tb), (z, tb, ta)):
@@ -274,7 +358,7 @@ class Grouping:
 
     # -- search --------------------------------------------------------------------------------
 
-    def _candidates(self, ri: int, rng: random.Random, sample: int) -> Sequence[int]:
+    def candidates(self, ri: int, rng: random.Random, sample: int) -> Sequence[int]:
         pool = self.present[ri]
         if len(pool) <= sample:
             return pool
@@ -287,30 +371,83 @@ class Grouping:
         max_iters: int,
         sample: int = 160,
         noise: float = 0.02,
+        balanced: bool = False,
+        repeats_only: bool = False,
     ) -> list[Tables]:
-        """Drive R down to ``target_r`` (or until the budget is spent); return the best grouping
-        seen (by the full lexicographic cost) and leave the state at it."""
-        best_cost = self.cost()
+        """Drive R down to ``target_r`` and the 4-table excess ``fx`` and the seat-balance term
+        ``sl`` down to 0 (or until the budget is spent); return the best grouping seen (by the
+        lexicographic :meth:`key`) and leave the state at it.
+
+        Each step takes one violation at random - a repeated pair while R is above its target,
+        an entrant above the 4-table cap while ``fx`` is positive, else a table of the balanced
+        round with a loss - and makes the best non-tabu swap that moves it. ``balanced`` weighs
+        a repeat, a 4-table round above the cap and a seat-balance loss alike while searching, so
+        the walk can trade one for another on its way to all targets (the best grouping is still
+        chosen lexicographically). ``repeats_only`` stops as soon as R is on target (the lesser
+        terms are then left to :meth:`improve`)."""
+        saved = (self.w3, self.w2)
+        if balanced:
+            self.w3 = self.w2 = self.ws
+        try:
+            return self._tabu(rng, target_r, max_iters, sample, noise, repeats_only)
+        finally:
+            self.w3, self.w2 = saved
+
+    def _tabu(
+        self,
+        rng: random.Random,
+        target_r: int,
+        max_iters: int,
+        sample: int,
+        noise: float,
+        repeats_only: bool,
+    ) -> list[Tables]:
+        best_cost = self.cost()  # with the search's weights: the aspiration level
+        best_key = self.key()
         best = self.snapshot()
         tabu: dict[tuple[int, int, int], int] = {}
         tenure_base = 3 + min(10, self.n // 8)
+        n = self.n
         it = 0
-        while it < max_iters and self.repeats > target_r and len(self.conflicts):
+        while it < max_iters and (
+            self.repeats > target_r or not repeats_only and (self.fx or self.sl)
+        ):
             it += 1
-            k = self.conflicts.choice(rng)
-            i, j = divmod(k, self.n)
-            shared = [ri for ri in self.movable if self.where[ri][i] == self.where[ri][j]]
-            if not shared:  # cannot happen: a movable conflict meets in a movable round
-                self.conflicts.discard(k)
-                continue
+            nc = len(self.conflicts) if self.repeats > target_r else 0
+            no = len(self.over) if self.fx and not repeats_only else 0
+            nb = len(self.bad) if self.sl and not nc + no and not repeats_only else 0
+            if not nc + no + nb:
+                break
+            k = rng.randrange(nc + no + nb)
+            movers: tuple[int, ...]
+            if k < nc:
+                pair = self.conflicts.items[k]
+                i, j = divmod(pair, n)
+                shared = [ri for ri in self.movable if self.where[ri][i] == self.where[ri][j]]
+                if not shared:  # cannot happen: a movable conflict meets in a movable round
+                    self.conflicts.discard(pair)
+                    continue
+                movers = (i, j)
+            elif k < nc + no:
+                e = self.over.items[k - nc]
+                shared = [
+                    ri
+                    for ri in self.movable
+                    if self.where[ri][e] >= 0 and self.fours[ri][self.where[ri][e]]
+                ]
+                movers = (e,)
+            else:
+                assert self.s_round is not None
+                shared = [self.s_round]
+                movers = tuple(self.tables[self.s_round][self.bad.items[k - nc - no]])
             ri = shared[rng.randrange(len(shared))]
             w = self.where[ri]
             cur = self.cost()
             best_d: int | None = None
             moves: list[tuple[int, int]] = []
-            for x in (i, j):
+            for x in movers:
                 ta = w[x]
-                for z in self._candidates(ri, rng, sample):
+                for z in self.candidates(ri, rng, sample):
                     tb = w[z]
                     if tb == ta:
                         continue
@@ -330,7 +467,7 @@ class Grouping:
                 continue
             x, z = moves[rng.randrange(len(moves))]
             if noise and rng.random() < noise:
-                x = (i, j)[rng.randrange(2)]
+                x = movers[rng.randrange(len(movers))]
                 others = [e for e in self.present[ri] if w[e] != w[x]]
                 z = others[rng.randrange(len(others))]
                 if self.delta(ri, x, z) is None:
@@ -340,11 +477,12 @@ class Grouping:
             tenure = tenure_base + rng.randrange(tenure_base + 1)
             tabu[(ri, x, ta)] = it + tenure
             tabu[(ri, z, tb)] = it + tenure
-            c = self.cost()
-            if c < best_cost:
-                best_cost = c
+            best_cost = min(best_cost, self.cost())
+            key = self.key()
+            if key < best_key:
+                best_key = key
                 best = self.snapshot()
-        if self.cost() > best_cost:
+        if self.key() != best_key:
             self.restore(best)
         return best
 
@@ -371,7 +509,7 @@ class Grouping:
                     best_d = 0
                     best_z = -1
                     w = self.where[ri]
-                    for z in self._candidates(ri, rng, sample):
+                    for z in self.candidates(ri, rng, sample):
                         if w[z] == w[x]:
                             continue
                         d = self.delta(ri, x, z)

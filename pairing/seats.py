@@ -182,24 +182,79 @@ def seat_orders(
         return out
     others = [[e for e in members if e != dealers[t]] for t, members in enumerate(tables)]
     scorers = assign_role(n, others, lo, hi, scored, rng, prefer_scorer, None, keep_first)
-    out = []
-    for t, members in enumerate(tables):
-        d, s = dealers[t], scorers[t]
-        rest = [e for e in members if e not in (d, s)]
-        order = [d, -1, s] + [-1] * (len(members) - 3)
-        free = [1] + list(range(3, len(members)))
-        if base is not None and base[t]:
-            prev = base[t]
-            assert prev is not None
-            keep = [e for e in rest if e in prev and prev.index(e) in free]
-            for e in keep:
-                pos = prev.index(e)
-                order[pos] = e
-                free.remove(pos)
-            rest = [e for e in rest if e not in keep]
-        else:
-            rng.shuffle(rest)
-        for pos, e in zip(free, rest, strict=True):
+    return [
+        arrange(members, dealers[t], scorers[t], base[t] if base is not None else None, rng)
+        for t, members in enumerate(tables)
+    ]
+
+
+def arrange(
+    members: Sequence[int], dealer: int, scorer: int, prev: Sequence[int] | None, rng: random.Random
+) -> list[int]:
+    """The seat order of a 3- or 4-table: the dealer in seat 1, the scorer in seat 3, the
+    others in their ``prev`` seat where it is free, else at random."""
+    rest = [e for e in members if e not in (dealer, scorer)]
+    order = [dealer, -1, scorer] + [-1] * (len(members) - 3)
+    free = [1] + list(range(3, len(members)))
+    if prev:
+        keep = [e for e in rest if e in prev and prev.index(e) in free]
+        for e in keep:
+            pos = prev.index(e)
             order[pos] = e
-        out.append(order)
-    return out
+            free.remove(pos)
+        rest = [e for e in rest if e not in keep]
+    else:
+        rng.shuffle(rest)
+    for pos, e in zip(free, rest, strict=True):
+        order[pos] = e
+    return order
+
+
+def role_gain(count: int, lo: int, hi: int) -> int:
+    """How much holding a role once more lowers an entrant's deviation from [lo, hi]: 1 below
+    the share, 0 with room left, -1 at or above its top."""
+    return 1 if count < lo else (0 if count < hi else -1)
+
+
+def best_roles(
+    members: Sequence[int],
+    gd: Sequence[int],
+    gs: Sequence[int],
+    pairs: bool,
+    prev: Sequence[int] | None = None,
+) -> tuple[int, int, int]:
+    """(gain, dealer, scorer) of a table whose members' other roles are settled: the dealer and
+    scorer (distinct, except at a pair table) with the largest :func:`role_gain` sum; among
+    equals the previous dealer and scorer of ``prev`` keep their roles."""
+    old_d = prev[0] if prev else -1
+    old_s = (prev[0] if pairs else prev[2]) if prev else -1
+    best: tuple[int, int, int, int] | None = None
+    for d in members:
+        for s in members if not pairs else (d,):
+            if s == d and not pairs:
+                continue
+            key = (gd[d] + gs[s], (d == old_d) + (s == old_s), d, s)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    assert best is not None
+    return best[0], best[2], best[3]
+
+
+def table_loss(members: Sequence[int], gd: Sequence[int], gs: Sequence[int], pairs: bool) -> int:
+    """Roles a table's members still need that its best dealer and scorer leave unmet, plus
+    roles handed to members at the top of their share: the table's part of S above the least
+    its members could have."""
+    need = 0
+    for e in members:
+        if gd[e] > 0:
+            need += 1
+        if gs[e] > 0:
+            need += 1
+    if pairs:
+        return need - max(gd[e] + gs[e] for e in members)
+    top = -3
+    for d in members:
+        for s in members:
+            if s != d and gd[d] + gs[s] > top:
+                top = gd[d] + gs[s]
+    return need - top

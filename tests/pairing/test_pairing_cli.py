@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,60 @@ def test_a_malformed_plan_file_is_reported(tmp_path):
     code, data = cli("check", str(path), "--lang", "en")
     assert code == 2
     assert data["errors"][0]["field"] == "rounds[0].tables"
+
+
+def test_every_bad_start_number_is_reported_at_once():
+    code, data = cli("plan", "--mode", "singles", "--start-numbers", "1,2,0,-4,x,2", "--lang", "en")
+    assert code == 2
+    assert data["errors"] == [
+        {"field": "start_numbers", "message": "Start number 0 is not positive."},
+        {"field": "start_numbers", "message": "Start number -4 is not positive."},
+        {"field": "start_numbers", "message": "x is not a whole number."},
+        {"field": "start_numbers", "message": "Start number 2 appears twice."},
+    ]
+
+
+def test_a_huge_field_is_refused_at_once():
+    start = time.perf_counter()
+    code, data = cli("plan", "--mode", "singles", "--entrants", "60000", "--lang", "en")
+    assert time.perf_counter() - start < 20
+    assert code == 2
+    (error,) = data["errors"]
+    assert error["field"] == "entrants"
+    assert "at most 2000" in error["message"]
+
+
+def test_adding_an_entrant_who_is_seated_already_is_refused(tmp_path):
+    code, data = cli("plan", "--mode", "singles", "--entrants", "12")
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(data))
+    code, data = cli(
+        "replan", "--plan", str(path), "--played", "1", "--add", "3,13,13", "--lang", "en"
+    )
+    assert code == 2
+    assert data["errors"] == [
+        {"field": "add", "message": "Start number 13 appears twice."},
+        {"field": "add", "message": "Start number 3 is already seated in round 2."},
+    ]
+    code, data = cli("replan", "--plan", str(path), "--played", "1", "--add", "3", "--lang", "en")
+    assert code == 2
+    assert data["errors"] == [
+        {"field": "add", "message": "Start number 3 is already seated in round 2."},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("clubs.csv", "start_number,club\n1,TSV A\n2,TSV B\n1,TSV C\n"),
+        ("clubs.json", '{"1": "TSV A", "2": "TSV B", "01": "TSV C"}'),
+    ],
+)
+def test_a_start_number_listed_twice_in_the_clubs_is_refused(name, text, tmp_path):
+    path = tmp_path / name
+    path.write_text(text)
+    code, data = cli(
+        "plan", "--mode", "singles", "--entrants", "9", "--clubs", str(path), "--lang", "en"
+    )
+    assert code == 2
+    assert data["errors"] == [{"field": "clubs", "message": "Start number 1 appears twice."}]

@@ -56,6 +56,26 @@ def test_the_compiled_catalogue_speaks_german_at_run_time():
 
 def test_the_substitute_hint_is_in_every_refusal():
     refusals = [m for m in msgids() if "cannot be seated" in m]
-    assert len(refusals) == 4
+    assert len(refusals) == 5
     for msgid in refusals:
         assert "außer Konkurrenz" in catalogue()[msgid]
+
+
+def test_no_message_leaves_singular_or_plural_to_the_reader():
+    """ "pair(s)", "Ersatzpaar(e)": a message picks the right form (one msgid for each)."""
+    for msgid in msgids():
+        for text in (msgid, catalogue()[msgid]):
+            assert not re.search(r"\w\((s|e|n|en)\)", text), text
+
+
+def test_a_count_is_never_followed_by_the_wrong_number():
+    from pairing import Mode, PairingError, validate_entrant_count
+
+    for mode in Mode:
+        for n in range(0, 4):
+            try:
+                validate_entrant_count(n, mode)
+            except PairingError as exc:
+                text = exc.errors[0].text("en")
+                assert not re.search(r"\b1 (entrants|pairs|substitutes)\b", text), text
+                assert not re.search(r"\b([02-9]|\d\d+) (entrant|pair|substitute)\b", text), text

@@ -121,6 +121,7 @@ def test_an_unseatable_field_is_refused_with_the_substitute_hint():
         (1, [99], [], "withdraw"),
         (1, [3], [3], "add"),
         (3, [3], [], "played"),
+        (3, [], [13], "played"),
     ],
 )
 def test_impossible_requests_are_refused(played, withdraw, add, field_name):
@@ -128,6 +129,55 @@ def test_impossible_requests_are_refused(played, withdraw, add, field_name):
     with pytest.raises(PairingError) as err:
         replan(before, played, field(12), withdraw=withdraw, add=[Entrant(a) for a in add])
     assert field_name in {e.field for e in err.value.errors}
+
+
+@pytest.mark.parametrize(
+    ("withdraw", "add", "field_name", "message"),
+    [
+        ([], [3], "add", "Start number 3 is already seated in round 2."),
+        ([], [13, 13], "add", "Start number 13 is added twice."),
+        ([], [0], "add", "Start number 0 is not positive."),
+        ([4, 4], [], "withdraw", "Start number 4 withdraws twice."),
+        ([99], [], "withdraw", "Start number 99 is not an entrant of this plan."),
+        ([True], [], "withdraw", "true is a yes/no value, not a whole number."),
+    ],
+)
+def test_a_change_that_makes_no_sense_is_refused_with_a_clear_message(
+    withdraw, add, field_name, message
+):
+    before = make_plan(field(12), Mode.SINGLES)
+    with pytest.raises(PairingError) as err:
+        replan(before, 1, field(12), withdraw=withdraw, add=[Entrant(a) for a in add])
+    assert [(e.field, e.text("en")) for e in err.value.errors] == [(field_name, message)]
+
+
+def test_an_entrant_withdrawn_earlier_cannot_withdraw_again():
+    before = make_plan(field(12), Mode.SINGLES)
+    after = replan(before, 1, field(12), withdraw=[4], add=[Entrant(13)])
+    with pytest.raises(PairingError) as err:
+        replan(after, 2, field(13), withdraw=[4])
+    (error,) = err.value.errors
+    assert error.field == "withdraw"
+    assert error.text("en") == "Start number 4 is not seated in round 3: nothing to withdraw."
+
+
+def test_every_problem_with_the_changes_is_reported_at_once():
+    before = make_plan(field(12), Mode.SINGLES)
+    with pytest.raises(PairingError) as err:
+        replan(
+            before,
+            1,
+            field(12),
+            withdraw=[99, 4, 4],
+            add=[Entrant(3), Entrant(13), Entrant(13), Entrant(4)],
+        )
+    assert [(e.field, e.text("en")) for e in err.value.errors] == [
+        ("withdraw", "Start number 99 is not an entrant of this plan."),
+        ("withdraw", "Start number 4 withdraws twice."),
+        ("add", "Start number 3 is already seated in round 2."),
+        ("add", "Start number 13 is added twice."),
+        ("add", "Start number 4 cannot both withdraw and be added."),
+    ]
 
 
 def test_when_every_round_is_played_the_plan_is_returned_unchanged():

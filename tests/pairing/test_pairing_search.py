@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +13,22 @@ from pairing.search import Grouping
 from pairing.seats import assign_role
 
 
-def recount(g: Grouping, clubs, club_round, home, f_cap):
+def roles_lost(table, gd, gs):
+    """The fewest role shares a table misses: needy members without the role, members at the
+    top of their share given it (brute force over dealer and scorer)."""
+    return min(
+        sum(
+            (gd[e] > 0 and e != d)
+            + (gd[e] < 0 and e == d)
+            + (gs[e] > 0 and e != s)
+            + (gs[e] < 0 and e == s)
+            for e in table
+        )
+        for d, s in itertools.permutations(table, 2)
+    )
+
+
+def recount(g: Grouping, clubs, club_round, home, f_cap, roles=None):
     met = {}
     f = [0] * g.n
     for ri, rnd in enumerate(g.tables):
@@ -39,7 +55,11 @@ def recount(g: Grouping, clubs, club_round, home, f_cap):
         for e in t
         if home[ri][e] >= 0 and home[ri][e] != ti
     )
-    return r, fx, c1, dt
+    sl = 0
+    if roles is not None:
+        ri, gd, gs = roles
+        sl = sum(roles_lost(t, gd, gs) for t in g.tables[ri])
+    return r, fx, sl, c1, dt
 
 
 @settings(max_examples=30, deadline=None)
@@ -62,6 +82,12 @@ def test_swaps_keep_every_cost_term_exact(seed, n):
     g = Grouping(
         n, rounds, fours, fixed=[True, False, False], f_cap=1, clubs=clubs, club_round=1, home=home
     )
+    roles = (
+        rng.choice([1, 2]),
+        [rng.randint(-1, 1) for _ in range(n)],
+        [rng.randint(-1, 1) for _ in range(n)],
+    )
+    g.set_roles(*roles)
     start = g.snapshot()
     for _ in range(60):
         ri = rng.choice([1, 2])
@@ -72,7 +98,10 @@ def test_swaps_keep_every_cost_term_exact(seed, n):
         d = g.delta(ri, x, z)
         g.swap(ri, x, z)
         assert g.cost() - before == d
-        assert g.key() == recount(g, clubs, 1, home, 1)
+        assert g.key() == recount(g, clubs, 1, home, 1, roles)
+        assert set(g.over.items) == {
+            e for e in range(n) if g.f[e] > 1 and any(g.fours[r][g.where[r][e]] for r in (1, 2))
+        }
     conflicts = {
         a * n + b
         for a in range(n)
@@ -85,6 +114,8 @@ def test_swaps_keep_every_cost_term_exact(seed, n):
     assert [[sorted(t) for t in rnd] for rnd in g.snapshot()] == [
         [sorted(t) for t in rnd] for rnd in start
     ]
+    assert g.key() == recount(g, clubs, 1, home, 1, roles)
+    g.set_roles(None)
     assert g.key() == recount(g, clubs, 1, home, 1)
 
 
@@ -114,3 +145,28 @@ def test_the_role_flow_finds_a_fair_assignment_whenever_one_exists(seed):
         counts[h] += 1
     fair = all(lo[e] <= c <= hi[e] for e, c in enumerate(counts))
     assert fair == feasible_assignment_exists(tables, lo, hi, initial)
+
+
+def random_rounds(rng, n, rounds):
+    sizes = [3] * ((n - 4 * (n % 3)) // 3) + [4] * (n % 3)
+    out = []
+    for _ in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        tables, at = [], 0
+        for s in sizes:
+            tables.append(order[at : at + s])
+            at += s
+        out.append(tables)
+    return out
+
+
+@pytest.mark.parametrize(("n", "cap"), [(16, 1), (19, 1), (20, 2), (22, 1)])
+def test_the_tabu_search_drives_repeats_and_the_4_table_excess_to_their_targets(n, cap):
+    rng = random.Random(n)
+    rounds = random_rounds(rng, n, 3)
+    g = Grouping(n, rounds, [[len(t) == 4 for t in rnd] for rnd in rounds], f_cap=cap)
+    g.tabu_search(rng, 0, 50_000)
+    assert g.repeats == 0
+    assert g.fx == 0
+    assert g.f_max() == cap
