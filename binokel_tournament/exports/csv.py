@@ -1,5 +1,10 @@
 """CSV files from the same rows as the Excel workbook: UTF-8 with a byte order mark and ``;``
-between fields, which is what a German spreadsheet program opens without asking."""
+between fields, which is what a German spreadsheet program opens without asking.
+
+A spreadsheet program runs a field that starts with ``=``, ``+``, ``-`` or ``@`` as a formula
+(a name typed at registration could be ``=HYPERLINK(…)``), so such text — and text starting
+with a tab or carriage return — is written with a leading ``'`` (OWASP "CSV injection").
+Numbers are not text: negative points stay ``-170``."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from .base import BaseExporter, ExportError, ExportFile, ExportOptions
 from .rows import RowTable, Value, entrants_rows, games_rows, standings_rows
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_text(value: Value) -> str:
@@ -22,7 +28,12 @@ def csv_text(value: Value) -> str:
         return ""
     if isinstance(value, bool):
         return "1" if value else "0"
-    return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value).replace(".", ",")  # the decimal comma of a German spreadsheet
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 def csv_bytes(table: RowTable, delimiter: str = ";") -> bytes:
@@ -33,9 +44,9 @@ def csv_bytes(table: RowTable, delimiter: str = ";") -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-def _table_for(tournament: Tournament, options: ExportOptions, what: str) -> RowTable:
+def _table_for(tournament: Tournament, after_round: int | None, what: str) -> RowTable:
     providers: dict[str, Callable[[], RowTable]] = {
-        "spiele": lambda: games_rows(tournament),
+        "spiele": lambda: games_rows(tournament, after_round),
         "teilnehmer": lambda: entrants_rows(tournament),
     }
     if what in providers:
@@ -43,7 +54,7 @@ def _table_for(tournament: Tournament, options: ExportOptions, what: str) -> Row
     competition = tournament.competitions.filter(mode=what).first()
     if competition is None:
         raise ExportError(_("Dieses Turnier hat keine solche Wertung."))
-    return standings_rows(competition, options.round_number)
+    return standings_rows(competition, after_round)
 
 
 class CsvExporter(BaseExporter):
@@ -63,6 +74,8 @@ class CsvExporter(BaseExporter):
 
     def render(self, options: ExportOptions | None = None) -> ExportFile:
         options = options or ExportOptions()
-        table = _table_for(self.tournament, options, self.table)
-        name = f"{self.tournament.slug}-{table.slug}.{self.extension}"
+        number = self.round_number(options)
+        table = _table_for(self.tournament, number, self.table)
+        suffix = f"-nach-d{number}" if number and self.table != "teilnehmer" else ""
+        name = f"{self.tournament.slug}-{table.slug}{suffix}.{self.extension}"
         return ExportFile(name, self.content_type, csv_bytes(table))

@@ -7,11 +7,17 @@ data rows — 10,800 of them for 300 entrants with all games — are then writte
 XML openpyxl itself writes in write-only mode (``<c r="A2" t="n"><v>…</v></c>``, strings as
 inline strings), spliced into each sheet's ``<sheetData>``. One Python object per cell made
 openpyxl take 1.4 s for the games alone; this way the whole workbook takes a fraction of that.
-The tests read every value and number format back with openpyxl."""
+The tests read every value and number format back with openpyxl.
+
+Text is written the way the format wants it (ECMA-376): characters XML 1.0 cannot hold are
+left out, a literal ``_xHHHH_`` is escaped as ``_x005F_xHHHH_`` (else Excel would read it as an
+escaped character), and a carriage return as ``&#13;`` (a raw one would be read as a line
+feed). A value of a type the workbook does not hold is an error, not silently text."""
 
 from __future__ import annotations
 
 import io
+import math
 import re
 import zipfile
 from collections.abc import Sequence
@@ -33,8 +39,11 @@ HEADER_FILL = PatternFill("solid", fgColor="E7F0EA")
 HEADER_ALIGNMENT = Alignment(vertical="center", wrap_text=True)
 MAX_WIDTH = 45
 INVALID_TITLE_CHARS = str.maketrans({c: "-" for c in "[]:*?/\\"})
-# characters XML 1.0 does not allow (openpyxl refuses them too)
-ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+# characters XML 1.0 does not allow (openpyxl refuses the control characters too); lone
+# surrogates cannot even be encoded as UTF-8
+ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# text that a reader would take for an escaped character, "_x0041_" (ST_Xstring)
+OOXML_ESCAPE = re.compile(r"_(x[0-9A-Fa-f]{4}_)")
 SHEET_DATA_END = b"</sheetData>"
 
 
@@ -66,17 +75,31 @@ def fitted_widths(table: RowTable, sample: int = 2000) -> list[float]:
 
 
 def _text_xml(text: str) -> str:
-    text = escape(ILLEGAL_XML.sub("", text))
+    """An inline string's ``<is>`` element (see the module's docstring)."""
+    text = ILLEGAL_XML.sub("", text)
     space = ' xml:space="preserve"' if text != text.strip() else ""
+    if "_x" in text:
+        text = OOXML_ESCAPE.sub(r"_x005F_\1", text)
+    text = escape(text)
+    if "\r" in text:
+        text = text.replace("\r", "&#13;")
     return f"<is><t{space}>{text}</t></is>"
+
+
+def _number_xml(value: float) -> str:
+    if not math.isfinite(value):
+        raise ValueError(f"a workbook cell cannot hold {value!r}")
+    return repr(value)
 
 
 def rows_xml(rows: Sequence[Sequence[Value]], styles: Sequence[int | None], first: int) -> str:
     """``<row>`` elements for ``rows`` (numbered from ``first``), as openpyxl writes them:
     numbers (with the column's style id when it has a number format), booleans, inline
-    strings; empty cells are left out."""
+    strings; empty cells are left out. Any other type (Decimal, date …) is a ``TypeError``:
+    the rows hold plain values only."""
     letters = [get_column_letter(i) for i in range(1, len(styles) + 1)]
     number_attrs = [f' s="{s}"' if s else "" for s in styles]
+    texts: dict[str, str] = {}  # names and kinds repeat: escape each once
     out: list[str] = []
     append = out.append
     for r, row in enumerate(rows, start=first):
@@ -87,9 +110,19 @@ def rows_xml(rows: Sequence[Sequence[Value]], styles: Sequence[int | None], firs
             if isinstance(value, bool):
                 append(f'<c r="{letter}{r}" t="b"><v>{int(value)}</v></c>')
             elif isinstance(value, int):
-                append(f'<c r="{letter}{r}" t="n"{attrs}><v>{value}</v></c>')
+                append(f'<c r="{letter}{r}" t="n"{attrs}><v>{int(value)}</v></c>')
+            elif isinstance(value, str):
+                xml = texts.get(value)
+                if xml is None:
+                    xml = texts[value] = _text_xml(value)
+                append(f'<c r="{letter}{r}" t="inlineStr">{xml}</c>')
+            elif isinstance(value, float):
+                append(f'<c r="{letter}{r}" t="n"{attrs}><v>{_number_xml(value)}</v></c>')
             else:
-                append(f'<c r="{letter}{r}" t="inlineStr">{_text_xml(str(value))}</c>')
+                raise TypeError(
+                    f"cell {letter}{r}: a workbook row holds text, numbers and booleans, "
+                    f"not {type(value).__name__}"
+                )
         append("</row>")
     return "".join(out)
 
@@ -159,6 +192,7 @@ class RankingsWorkbookExporter(BaseExporter):
 
     def render(self, options: ExportOptions | None = None) -> ExportFile:
         options = options or ExportOptions()
-        tables = workbook_tables(self.tournament, options.round_number)
-        suffix = f"nach-d{options.round_number}" if options.round_number else ""
+        number = self.round_number(options)
+        tables = workbook_tables(self.tournament, number)
+        suffix = f"nach-d{number}" if number else ""
         return ExportFile(self.filename(suffix), self.content_type, workbook_bytes(tables))

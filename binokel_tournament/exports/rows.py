@@ -16,6 +16,7 @@ from ..models import (
     PartyResult,
     ScoreSheet,
     SheetStatus,
+    Table,
     Tournament,
 )
 from ..services.standings import compute_standings
@@ -23,7 +24,7 @@ from ..services.standings import compute_standings
 POINTS_FORMAT = "#,##0;[Red]-#,##0"
 INTEGER_FORMAT = "0"
 
-Value = str | int | bool | None
+Value = str | int | float | bool | None
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,49 @@ def rounds_played(competition: Competition) -> int:
     return int(top or 0)
 
 
+@dataclass(frozen=True)
+class SheetProgress:
+    """How far a competition's score sheets are, up to round ``last``: its tables, how many
+    of them have a confirmed sheet, which rounds have tables and which have results."""
+
+    last: int
+    tables: int
+    confirmed: int
+    seated: frozenset[int]
+    played: frozenset[int]
+
+    @property
+    def complete(self) -> bool:
+        """Every round up to ``last`` is seated and every sheet of it confirmed."""
+        return (
+            self.tables > 0
+            and self.confirmed == self.tables
+            and self.seated == frozenset(range(1, self.last + 1))
+        )
+
+
+def sheet_progress(competition: Competition, last: int) -> SheetProgress:
+    tables = Table.objects.filter(competition=competition, round__number__lte=last)
+    states = list(tables.values_list("round__number", "sheet__status"))
+    confirmed = [number for number, status in states if status == SheetStatus.CONFIRMED]
+    return SheetProgress(
+        last=last,
+        tables=len(states),
+        confirmed=len(confirmed),
+        seated=frozenset(number for number, _status in states),
+        played=frozenset(confirmed),
+    )
+
+
 def standings_rows(competition: Competition, after_round: int | None = None) -> RowTable:
     """One row per entrant in ranking order: place, start number, name(s), club, points per
     round, total and the tie-break values in the order the rule set breaks ties. Without
-    ``after_round``: after the last round with confirmed results (all rounds before any)."""
+    ``after_round``: after the last round with confirmed results (all rounds before any).
+    ``after_round`` is checked by the exporter (``base.checked_round``). A round without any
+    confirmed sheet in the competition has empty cells, not zeros."""
     standings = compute_standings(competition, after_round or rounds_played(competition) or None)
+    last = standings.rounds[-1] if standings.rounds else 0
+    played = sheet_progress(competition, last).played if last else frozenset()
     pairs = competition.mode == Mode.PAIRS
     columns = [
         Column("place", _("Platz"), 7, INTEGER_FORMAT),
@@ -93,15 +132,19 @@ def standings_rows(competition: Competition, after_round: int | None = None) -> 
         if pairs:
             values.append(entrant.partner)
         values.append(entrant.club)
-        values += row.round_points
+        values += [
+            points if n in played else None
+            for n, points in zip(standings.rounds, row.round_points, strict=True)
+        ]
         values.append(row.total)
         values += [row.metrics[m.key] for m in standings.metrics]
         table.rows.append(values)
     return table
 
 
-def games_rows(tournament: Tournament) -> RowTable:
-    """Long format for pivot tables: one row per party per game of every confirmed sheet."""
+def games_rows(tournament: Tournament, up_to: int | None = None) -> RowTable:
+    """Long format for pivot tables: one row per party per game of every confirmed sheet (of
+    the rounds up to ``up_to``, when given)."""
     columns = [
         Column("competition", _("Wertung"), 9),
         Column("round", _("Durchgang"), 11, INTEGER_FORMAT),
@@ -122,30 +165,31 @@ def games_rows(tournament: Tournament) -> RowTable:
     table = RowTable(slug="spiele", title=_("Spiele"), columns=columns)
     modes = dict(Mode.choices)
     kinds = {k: str(label) for k, label in GameKind.choices}
-    results = (
-        PartyResult.objects.filter(
-            game__sheet__table__round__tournament=tournament,
-            game__sheet__status=SheetStatus.CONFIRMED,
-        )
-        .order_by("round_number", "game__sheet__table__number", "game__number", "id")
-        .values_list(
-            "entrant__competition__mode",
-            "round_number",
-            "game__sheet__table__number",
-            "game__number",
-            "entrant__start_number",
-            "entrant__name",
-            "entrant__partner",
-            "is_declarer",
-            "game__kind",
-            "game__bid",
-            "meld",
-            "tricks",
-            "points",
-            "game__won",
-            "revoked",
-            "sits_out",
-        )
+    results = PartyResult.objects.filter(
+        game__sheet__table__round__tournament=tournament,
+        game__sheet__status=SheetStatus.CONFIRMED,
+    )
+    if up_to is not None:
+        results = results.filter(round_number__lte=up_to)
+    results = results.order_by(
+        "round_number", "game__sheet__table__number", "game__number", "id"
+    ).values_list(
+        "entrant__competition__mode",
+        "round_number",
+        "game__sheet__table__number",
+        "game__number",
+        "entrant__start_number",
+        "entrant__name",
+        "entrant__partner",
+        "is_declarer",
+        "game__kind",
+        "game__bid",
+        "meld",
+        "tricks",
+        "points",
+        "game__won",
+        "revoked",
+        "sits_out",
     )
     rows = table.rows
     for (
@@ -189,8 +233,11 @@ def games_rows(tournament: Tournament) -> RowTable:
 
 
 def entrants_rows(tournament: Tournament) -> RowTable:
-    """Every entrant, by start number. The first four headers are the ones the registration
-    import understands, so this sheet can be read back in."""
+    """Every entrant, by start number. The first four headers (Startnummer, Name,
+    Partner/in, Verein) are the ones the registration import understands, so the CSV of this
+    table imports back as it is. In the workbook it is the last sheet, and the .xlsx import
+    reads a workbook's first sheet: to import it from there, save it on its own (or move it
+    to the front) first."""
     columns = [
         Column("start_number", _("Startnummer"), 12, INTEGER_FORMAT),
         Column("name", _("Name")),
@@ -220,9 +267,10 @@ def entrants_rows(tournament: Tournament) -> RowTable:
 
 
 def workbook_tables(tournament: Tournament, after_round: int | None = None) -> list[RowTable]:
-    """The rankings workbook's sheets: one per competition, then "Spiele", then the entrants."""
+    """The rankings workbook's sheets: one per competition, then "Spiele", then the entrants;
+    after a round: the standings after it and the games up to it."""
     competitions = sorted(tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
     tables = [standings_rows(c, after_round) for c in competitions]
-    tables.append(games_rows(tournament))
+    tables.append(games_rows(tournament, after_round))
     tables.append(entrants_rows(tournament))
     return tables

@@ -240,6 +240,8 @@ class ImportReport:
     rejected: list[tuple[int, str]]  # (line, reason)
 
 
+ENTRANT_SHEETS = {"teilnehmer", "entrants", "anmeldungen"}
+
 HEADER_ALIASES = {
     "name": {"name", "spieler", "spielerin", "spieler/in", "vorname nachname", "player", "name 1"},
     "partner": {"partner", "partnerin", "partner/in", "name 2", "spieler 2", "player 2"},
@@ -354,7 +356,9 @@ def read_table_file(filename: str, data: bytes) -> list[list[object]]:
             workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         except Exception as exc:  # openpyxl raises many kinds for a broken file
             raise DeskError(_("Die Excel-Datei kann nicht gelesen werden."), "file") from exc
-        sheet = workbook.worksheets[0]
+        # our own rankings workbook has the entrants on a sheet of their own
+        named = [ws for ws in workbook.worksheets if ws.title.strip().lower() in ENTRANT_SHEETS]
+        sheet = named[0] if named else workbook.worksheets[0]
         return [list(r) for r in sheet.iter_rows(values_only=True)]
     for encoding in ("utf-8-sig", "cp1252"):
         try:

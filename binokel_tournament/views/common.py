@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
@@ -17,5 +19,6 @@ def get_competition(tournament: Tournament, mode: str) -> Competition:
 
 
 def after_round_param(request: HttpRequest) -> int | None:
+    """``?round=N`` as a small number, or None (anything else is ignored, never a 500)."""
     value = request.GET.get("round", "")
-    return int(value) if value.isdigit() else None
+    return int(value) if re.fullmatch(r"[0-9]{1,2}", value) else None

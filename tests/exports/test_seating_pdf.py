@@ -73,7 +73,34 @@ def test_where_do_i_sit_lists_by_start_number_and_by_name(demo):
     names = [re.match(r"^\d+ (.*) \d+ \d$", line).group(1) for line in by_name]
     people = [p for seat in seats for p in ([seat.entrant.name, seat.entrant.partner])]
     assert sorted(names) == sorted(p for p in people if p)
-    assert names == sorted(names, key=name_key)
+    assert names == sorted(names, key=lambda n: (name_key(n.split()[-1]), name_key(n)))
+
+
+def test_where_do_i_sit_by_name_goes_by_surname_then_first_name(demo):
+    """People look for their surname: Zeller after Abele, whatever their first names; the
+    same surname by first name; umlauts with their vowel; a "Surname, First" entry too."""
+    names = [
+        "Zoe Abele",
+        "Ägidius Bauer",
+        "Bernd Öttinger",
+        "Anna-Lena Zeller",
+        "Xaver Zeller",
+        "Zeller, Yvonne",
+        "Anton Zügel",
+    ]
+    singles = Seat.objects.filter(
+        table__round__tournament=demo, table__round__number=1, table__kind=TableKind.THREE
+    ).select_related("entrant")
+    for seat, name in zip(reversed(list(singles)), reversed(names), strict=False):
+        seat.entrant.name = name
+        seat.entrant.save()
+    pages = pdf_pages(SeatingPlanExporter(demo).render(ExportOptions(round_number=1)))
+    listed = [
+        m.group(1)
+        for m in map(re.compile(r"^\d+ (.*) \d+ \d$").match, lines(pages[2]))
+        if m and m.group(1) in names
+    ]
+    assert listed == names
 
 
 def test_a_qr_code_and_the_link_when_the_public_pages_are_on(demo, settings):

@@ -66,7 +66,7 @@ def test_nothing_to_export_goes_back_to_the_dashboard_with_a_message(desk_client
     url = reverse("desk:export_pdf", args=[demo.slug, "seating"]) + "?round=9"
     response = desk_client.get(url, follow=True)
     assert response.redirect_chain[-1][0] == reverse("desk:dashboard", args=[demo.slug])
-    assert "9. Durchgang" in response.content.decode()
+    assert "Durchgang 9 gibt es nicht" in response.content.decode()
 
 
 def test_unknown_exports_are_not_found(desk_client, demo):

@@ -132,3 +132,19 @@ def test_first_and_last_name_columns_are_joined():
     assert [(e.name, e.partner, e.club) for e in report.created] == [
         ("Anna Häußler", "Bernd Schäfer", "CVJM")
     ]
+
+
+def test_a_workbook_with_an_entrants_sheet_is_read_from_that_sheet(tmp_path):
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.title = "Einzel"
+    wb.active.append(["Platz", "Name"])
+    wb.active.append([1, "Falsch Gelesen"])
+    entrants = wb.create_sheet("Teilnehmer")
+    entrants.append(["Name", "Partner"])
+    entrants.append(["Anna", "Bernd"])
+    path = tmp_path / "rangliste.xlsx"
+    wb.save(path)
+    rows = read_table_file("rangliste.xlsx", path.read_bytes())
+    assert rows[1][:2] == ["Anna", "Bernd"]

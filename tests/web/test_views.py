@@ -245,3 +245,13 @@ def test_the_history_of_a_sheet_shows_each_corrected_field(desk_client, seated, 
     ).content.decode()
     assert "sheet.correct" in page and "entries.g7-bid" in page
     assert "200 → <strong>210</strong>" in page
+
+
+def test_odd_round_and_page_parameters_are_ignored_not_errors(client, seated):
+    for url, params in [
+        (reverse("public:standings", args=[seated.slug, "singles"]), {"round": "²"}),
+        (reverse("public:standings", args=[seated.slug, "singles"]), {"round": "9" * 30}),
+        (reverse("public:beamer", args=[seated.slug, "singles"]), {"page": "²"}),
+        (reverse("public:beamer", args=[seated.slug, "singles"]), {"page": "9" * 30}),
+    ]:
+        assert client.get(url, params).status_code == 200

@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Mode, Round, Tournament
-from ..base import BaseExporter, ExportError, ExportFile, ExportOptions
+from ..base import BaseExporter, ExportError, ExportFile, ExportOptions, is_loopback_url
 from .fonts import Fonts, fonts
 
 PORTRAIT = A4
@@ -38,12 +38,18 @@ PDF_CONTENT_TYPE = "application/pdf"
 
 
 def public_base_url() -> str:
-    return str(getattr(settings, "PUBLIC_BASE_URL", "http://127.0.0.1:8000")).rstrip("/")
+    """The configured address of the public pages (``PUBLIC_BASE_URL``)."""
+    return str(getattr(settings, "PUBLIC_BASE_URL", "") or "").strip().rstrip("/")
 
 
-def where_url(tournament: Tournament) -> str:
-    """The public "Wo sitze ich?" page of the tournament, as a full URL for a QR code."""
-    return public_base_url() + reverse("public:where", args=[tournament.slug])
+def where_url(tournament: Tournament, base_url: str | None = None) -> str | None:
+    """The public "Wo sitze ich?" page of the tournament, as a full URL for a QR code: at
+    ``base_url`` (default: ``PUBLIC_BASE_URL``). ``None`` when that address is missing or
+    names this computer only (127.0.0.1, localhost): a phone could not open it."""
+    base = (public_base_url() if base_url is None else base_url.strip()).rstrip("/")
+    if not base or is_loopback_url(base):
+        return None
+    return base + reverse("public:where", args=[tournament.slug])
 
 
 def number(value: int) -> str:
@@ -68,11 +74,14 @@ def fitted_size(text: str, font: str, size: float, width: float, minimum: float)
     return max(minimum, size * width / natural)
 
 
+FIT_TOLERANCE = 0.01  # points: a text shrunk to fit a width exactly must not then be cut
+
+
 def clipped(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` at ``size``."""
-    if stringWidth(text, font, size) <= width:
+    if stringWidth(text, font, size) <= width + FIT_TOLERANCE:
         return text
-    while text and stringWidth(text + ELLIPSIS, font, size) > width:
+    while text and stringWidth(text + ELLIPSIS, font, size) > width + FIT_TOLERANCE:
         text = text[:-1]
     return text.rstrip() + ELLIPSIS
 
@@ -196,19 +205,21 @@ class PdfExporter(BaseExporter):
         """Draw every page; the last page is finished by ``c.save()``."""
 
     def filename_parts(self, options: ExportOptions) -> Sequence[object]:
-        return [f"d{options.round_number}" if options.round_number else "", options.mode or ""]
+        number = self.round_number(options)
+        return [f"d{number}" if number else "", options.mode or ""]
 
     def rounds(self, options: ExportOptions) -> list[Round]:
-        """The round asked for, or every round that has tables; an error when there is none."""
+        """The round asked for, or every round that has tables; an error when there is none
+        (or when the tournament has no such round)."""
+        number = self.round_number(options)
         rounds = (
             self.tournament.round_set.filter(tables__isnull=False).distinct().order_by("number")
         )
-        if options.round_number is not None:
-            rounds = rounds.filter(number=options.round_number)
+        if number is not None:
+            rounds = rounds.filter(number=number)
             if not rounds:
                 raise ExportError(
-                    _("Für den %(n)s. Durchgang gibt es noch keine Tische.")
-                    % {"n": options.round_number}
+                    _("Für den %(n)s. Durchgang gibt es noch keine Tische.") % {"n": number}
                 )
         if not rounds:
             raise ExportError(_("Es gibt noch keinen Spielplan."))

@@ -2,8 +2,9 @@
 
 The seating plan of a round has three parts: the tables (who sits where, who deals first, who
 keeps the score sheet), and the "Wo sitze ich?" lists for the door — by start number and by
-name. When the tournament's public pages are on, every page carries a QR code to the public
-"Wo sitze ich?" page. Table cards: one landscape page per table and round, large."""
+name (surname first). When the tournament's public pages are on, every page carries a QR code
+to the public "Wo sitze ich?" page — if the address is one a phone can reach (see
+``where_url``). Table cards: one landscape page per table and round, large."""
 
 from __future__ import annotations
 
@@ -102,6 +103,17 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def surname_key(name: str) -> tuple[str, str]:
+    """Sort key for the list by name: the surname — the last word, or what comes before the
+    comma of "Zeller, Yvonne" — then the first names; see ``name_key``."""
+    if "," in name:
+        surname, _sep, first = name.partition(",")
+    else:
+        *first_names, surname = name.split() or [""]
+        first = " ".join(first_names)
+    return name_key(surname.strip()), name_key(first.strip())
+
+
 def name_lines(name: str, width: float) -> list[str]:
     """A pair's names on two lines ("A /", "B") when they would have to shrink on one."""
     font = fonts().regular
@@ -121,12 +133,12 @@ def role_text(player: Player) -> str:
 
 def door_rows(plans: Sequence[TablePlan], by_name: bool) -> list[ListRow]:
     """By start number: one row per entrant (a pair's two chairs as "1 + 3"). By name: one row
-    per person, since everybody looks for their own name."""
+    per person, since everybody looks for their own name — by surname, then first name."""
     rows: list[ListRow] = []
     for plan in plans:
         if by_name:
             for p in plan.players:
-                key = (name_key(p.name), p.start_number)
+                key = (*surname_key(p.name), p.start_number)
                 rows.append(ListRow(p.start_number, p.name, plan.number, str(p.seat), key))
             continue
         chairs: dict[int, list[Player]] = {}
@@ -144,13 +156,17 @@ class _Pages:
     """Page bookkeeping for the seating plan's parts: the header (with the QR code when the
     public pages are on), the footer with the page number, the two columns' x positions."""
 
-    def __init__(self, c: Canvas, exporter: PdfExporter) -> None:
+    def __init__(self, c: Canvas, exporter: PdfExporter, options: ExportOptions) -> None:
         self.c = c
         self.tournament = exporter.tournament
         self.pagesize = exporter.pagesize
         self.page = 0
         self.width, self.height = exporter.pagesize
         self.column_width = (self.width - 2 * MARGIN - (COLUMNS - 1) * COLUMN_GAP) / COLUMNS
+        # no code at all rather than one a phone cannot open
+        self.url = (
+            where_url(self.tournament, options.base_url) if self.tournament.public_pages else None
+        )
 
     def start(self, title: str) -> float:
         """Finish the previous page and draw the header; returns the y below it."""
@@ -159,14 +175,14 @@ class _Pages:
             c.showPage()
         self.page += 1
         top = self.height - MARGIN
-        with_qr = self.tournament.public_pages
+        url = self.url
+        with_qr = url is not None
         text_width = self.width - 2 * MARGIN - (QR_SIZE + 4 * mm if with_qr else 0)
         _draw_text(c, MARGIN, top - 8 * mm, title, TITLE, text_width)
         _draw_text(c, MARGIN, top - 14 * mm, tournament_line(self.tournament), SUBTITLE, text_width)
         _draw_footer(c, self.pagesize, tournament_line(self.tournament), self.page)
-        if not with_qr:
+        if url is None:
             return top - HEADER_HEIGHT
-        url = where_url(self.tournament)
         x = self.width - MARGIN - QR_SIZE
         _draw_qr(c, x, top - QR_SIZE, QR_SIZE, url)
         caption = _("Wo sitze ich?")
@@ -218,7 +234,7 @@ class SeatingPlanExporter(PdfExporter):
         return _("Tischplan")
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
-        pages = _Pages(c, self)
+        pages = _Pages(c, self, options)
         by_round: dict[int, list[TablePlan]] = {}
         for table in load_tables(self.rounds(options)):
             by_round.setdefault(table.round.number, []).append(table_plan(table))

@@ -1,7 +1,10 @@
 """Standings per competition (after round N) and certificates (Urkunden) for the first places.
 The data comes from ``services.standings.compute_standings`` — the same ranking the desk and the
 public pages show. Without a round the standings are those after the last round with confirmed
-results, so columns of rounds not yet played do not print as zeros."""
+results, so columns of rounds not yet played do not print as zeros; a round asked for that has
+no confirmed sheet yet prints a dash. "Endstand" only when every round is seated and every
+sheet confirmed; before that a round not fully confirmed makes the standings provisional
+("Vorläufiger Stand"), with the count of confirmed sheets beside it."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ...models import Competition, Mode
 from ...services.standings import StandingRow, Standings, compute_standings
 from ..base import ExportError, ExportOptions
-from ..rows import rounds_played
+from ..rows import rounds_played, sheet_progress
 from .base import (
     GREY,
     LANDSCAPE,
@@ -41,6 +44,8 @@ from .fonts import fonts
 TITLE = Style("bold", 24)
 SUBTITLE = Style("bold", 14, align="right")
 DETAILS = Style(size=11, color=GREY)
+NOTE = Style("bold", 11, color=GREY, align="right")
+NOT_PLAYED = "–"  # a round without any confirmed sheet yet
 HEAD_HEIGHT = 26 * mm
 TABLE_HEAD = 10 * mm
 HEAD_SIZE = 10
@@ -92,15 +97,40 @@ def competitions(exporter: PdfExporter, options: ExportOptions) -> list[Competit
     return items
 
 
-def standings_after(competition: Competition, options: ExportOptions) -> tuple[int | None, str]:
-    """The round the standings are taken after, and the subtitle saying so."""
+@dataclass(frozen=True)
+class Heading:
+    """The round standings are taken after (``None``: nothing confirmed yet), the subtitle
+    saying so, a note on sheets not yet confirmed, and the rounds that have results."""
+
+    after: int | None
+    subtitle: str
+    note: str = ""
+    played: frozenset[int] = frozenset()
+
+
+def standings_after(competition: Competition, round_number: int | None) -> Heading:
+    """The heading of a competition's standings after ``round_number`` (already checked, see
+    ``checked_round``), or after the last round with confirmed results."""
     total = competition.tournament.rounds
-    after = options.round_number or rounds_played(competition) or None
+    after = round_number or rounds_played(competition) or None
     if after is None:
-        return None, _("Noch keine bestätigten Ergebnisse")
+        return Heading(None, _("Noch keine bestätigten Ergebnisse"))
+    after = min(after, total)
+    progress = sheet_progress(competition, after)
+    if not progress.complete:
+        subtitle = _("Vorläufiger Stand nach dem %(n)s. Durchgang") % {"n": after}
+        note = _("%(confirmed)s von %(tables)s Spielzetteln bestätigt") % {
+            "confirmed": progress.confirmed,
+            "tables": progress.tables,
+        }
+        return Heading(after, subtitle, note, progress.played)
     if after < total:
-        return after, _("Stand nach dem %(n)s. Durchgang") % {"n": after}
-    return total, _("Endstand nach %(n)s Durchgängen") % {"n": total}
+        subtitle = _("Stand nach dem %(n)s. Durchgang") % {"n": after}
+    else:
+        subtitle = ngettext(
+            "Endstand nach %(n)s Durchgang", "Endstand nach %(n)s Durchgängen", total
+        ) % {"n": total}
+    return Heading(after, subtitle, "", progress.played)
 
 
 def competition_title(mode: str) -> str:
@@ -125,10 +155,11 @@ class StandingsExporter(PdfExporter):
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         page = 0
+        number = self.round_number(options)
         for competition in competitions(self, options):
-            after, subtitle = standings_after(competition, options)
-            standings = compute_standings(competition, after)
-            page = self._draw_competition(c, standings, subtitle, page)
+            heading = standings_after(competition, number)
+            standings = compute_standings(competition, heading.after)
+            page = self._draw_competition(c, standings, heading, page)
 
     def _columns(self, standings: Standings) -> list[_Col]:
         """Every column of the table; the name takes the width that is left."""
@@ -145,15 +176,20 @@ class StandingsExporter(PdfExporter):
         return [col if col.width else replace(col, width=name_width) for col in cols]
 
     @staticmethod
-    def _cells(standings: Standings, row: StandingRow) -> list[str]:
+    def _cells(standings: Standings, row: StandingRow, played: frozenset[int]) -> list[str]:
         e = row.entrant
         cells = [row.place_label, str(e.start_number), e.display_name, e.club]
-        cells += [number(p) for p in row.round_points]
+        cells += [
+            number(p) if n in played else NOT_PLAYED
+            for n, p in zip(standings.rounds, row.round_points, strict=True)
+        ]
         cells.append(number(row.total))
         cells += [number(row.metrics[m.key]) for m in standings.metrics]
         return cells
 
-    def _draw_competition(self, c: Canvas, standings: Standings, subtitle: str, page: int) -> int:
+    def _draw_competition(
+        self, c: Canvas, standings: Standings, heading: Heading, page: int
+    ) -> int:
         columns = self._columns(standings)
         title = _("Rangliste %(competition)s") % {
             "competition": competition_title(standings.competition.mode)
@@ -167,20 +203,28 @@ class StandingsExporter(PdfExporter):
             if page:
                 c.showPage()
             page += 1
-            y = self._draw_page_head(c, title, subtitle, columns)
+            y = self._draw_page_head(c, title, heading, columns)
             for index, row in enumerate(chunk):
-                self._draw_row(c, columns, self._cells(standings, row), y, index % 2 == 1)
+                cells = self._cells(standings, row, heading.played)
+                self._draw_row(c, columns, cells, y, index % 2 == 1)
                 y -= ROW
             _draw_footer(c, self.pagesize, tournament_line(self.tournament), page)
         return page
 
-    def _draw_page_head(self, c: Canvas, title: str, subtitle: str, columns: list[_Col]) -> float:
+    def _draw_page_head(
+        self, c: Canvas, title: str, heading: Heading, columns: list[_Col]
+    ) -> float:
         width, height = self.pagesize
         top = height - MARGIN
         half = width / 2 - MARGIN
         _draw_text(c, MARGIN, top - 9 * mm, title, TITLE, half)
-        _draw_text(c, width - MARGIN, top - 9 * mm, subtitle, SUBTITLE, half)
-        _draw_text(c, MARGIN, top - 16 * mm, tournament_line(self.tournament), DETAILS, 2 * half)
+        _draw_text(c, width - MARGIN, top - 9 * mm, heading.subtitle, SUBTITLE, half)
+        line = tournament_line(self.tournament)
+        if heading.note:
+            _draw_text(c, MARGIN, top - 16 * mm, line, DETAILS, half)
+            _draw_text(c, width - MARGIN, top - 16 * mm, heading.note, NOTE, half)
+        else:
+            _draw_text(c, MARGIN, top - 16 * mm, line, DETAILS, 2 * half)
         y = top - HEAD_HEIGHT
         c.setFillColor(TINT)
         c.rect(MARGIN, y - TABLE_HEAD, width - 2 * MARGIN, TABLE_HEAD, stroke=0, fill=1)
@@ -225,8 +269,9 @@ class CertificatesExporter(PdfExporter):
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         pages = 0
+        number = self.round_number(options)
         for competition in competitions(self, options):
-            after, _subtitle = standings_after(competition, options)
+            after = standings_after(competition, number).after
             for row in compute_standings(competition, after).rows:
                 if row.place is None or row.place > options.top or row.games == 0:
                     continue

@@ -2,12 +2,43 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.utils.translation import gettext as _
 
-from ...exports import PDF_EXPORTERS, ExportError, ExportOptions
+from ...exports import PDF_EXPORTERS, ExportError, ExportFile, ExportOptions
+from ...exports.base import is_loopback_url
 from ...models import Mode
 from .simulate import resolve_tournament
+
+
+def write_export(out: Path, result: ExportFile, stdout: OutputWrapper) -> None:
+    """Write the file; a path that cannot be written is the user's mistake, not a traceback."""
+    try:
+        out.write_bytes(result.content)
+    except OSError as exc:
+        raise CommandError(
+            _("%(path)s kann nicht geschrieben werden: %(reason)s")
+            % {"path": out, "reason": exc.strerror or exc}
+        ) from exc
+    stdout.write(f"{out}: {len(result.content):,} bytes ({result.filename})")
+
+
+def checked_base_url(url: str) -> str:
+    """``url`` when it is a full http(s) address; otherwise a ``CommandError``."""
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname
+    except ValueError:
+        host = None
+    if not host or parts.scheme not in ("http", "https"):
+        raise CommandError(
+            _("--base-url: „%(url)s“ ist keine vollständige Adresse (http://… oder https://…).")
+            % {"url": url}
+        )
+    return url.strip()
 
 
 class Command(BaseCommand):
@@ -22,18 +53,47 @@ class Command(BaseCommand):
         parser.add_argument("--round", type=int, dest="round_number", metavar="N")
         parser.add_argument("--mode", choices=Mode.values, help="one competition (default: all)")
         parser.add_argument("--top", type=int, default=3, help="certificates: places 1..TOP")
+        parser.add_argument(
+            "--base-url",
+            metavar="URL",
+            help=(
+                "seating plan: the address at which players' phones reach the public pages, "
+                "for the QR code, e.g. http://192.168.1.10:8000 (default: PUBLIC_BASE_URL; "
+                "a loopback address such as 127.0.0.1 prints no QR code)"
+            ),
+        )
         parser.add_argument("--out", required=True, metavar="FILE")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         tournament = resolve_tournament(opts.get("tournament"))
-        exporter = PDF_EXPORTERS[opts["kind"]](tournament)
+        kind = opts["kind"]
+        base_url = opts.get("base_url")
+        base_url = checked_base_url(base_url) if base_url is not None else None
+        exporter = PDF_EXPORTERS[kind](tournament)
         options = ExportOptions(
-            round_number=opts.get("round_number"), mode=opts.get("mode"), top=opts["top"]
+            round_number=opts.get("round_number"),
+            mode=opts.get("mode"),
+            top=opts["top"],
+            base_url=base_url,
         )
         try:
             result = exporter.render(options)
         except ExportError as exc:
             raise CommandError(exc.message) from exc
-        out = Path(opts["out"])
-        out.write_bytes(result.content)
-        self.stdout.write(f"{out}: {len(result.content):,} bytes ({result.filename})")
+        if kind == "seating" and tournament.public_pages:
+            self._warn_without_qr(base_url)
+        write_export(Path(opts["out"]), result, self.stdout)
+
+    def _warn_without_qr(self, base_url: str | None) -> None:
+        url = base_url if base_url is not None else str(settings.PUBLIC_BASE_URL or "")
+        if url and not is_loopback_url(url):
+            return
+        self.stderr.write(
+            _(
+                "Warnung: %(url)s erreicht nur dieser Rechner, kein Handy – der Tischplan hat "
+                "deshalb keinen QR-Code und keinen Link zu „Wo sitze ich?“. Mit --base-url die "
+                "Adresse angeben, unter der die Spieler die Seiten erreichen, z. B. "
+                "--base-url http://192.168.1.10:8000"
+            )
+            % {"url": url or "PUBLIC_BASE_URL"}
+        )

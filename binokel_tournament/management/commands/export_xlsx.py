@@ -6,6 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...exports import ExportError, ExportOptions, RankingsWorkbookExporter
+from .export_pdf import write_export
 from .simulate import resolve_tournament
 
 
@@ -19,7 +20,7 @@ class Command(BaseCommand):
             type=int,
             dest="round_number",
             metavar="N",
-            help="standings after round N (default: all rounds)",
+            help="standings after round N and the games up to it (default: all rounds)",
         )
         parser.add_argument("--out", required=True, metavar="FILE")
 
@@ -31,6 +32,4 @@ class Command(BaseCommand):
             )
         except ExportError as exc:
             raise CommandError(exc.message) from exc
-        out = Path(opts["out"])
-        out.write_bytes(result.content)
-        self.stdout.write(f"{out}: {len(result.content):,} bytes ({result.filename})")
+        write_export(Path(opts["out"]), result, self.stdout)
