@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from scoring import EYES, Card, RuleSet, Suit, best_trump, full_deck, hand_meld_total
 
@@ -131,21 +132,36 @@ def simulate_game(
     }
 
 
-def simulated_entries(table: Table, rng: random.Random, rules: RuleSet) -> dict[str, str]:
+@cache
+def dealt_games(
+    table_kind: str, games: int, seed_key: str, rules: RuleSet
+) -> tuple[dict[str, object], ...]:
+    """The games of one sheet, dealt from a seed: a pure function of its arguments, so a demo
+    built twice (tests, fixtures) deals every hand only once per process."""
+    rng = random.Random(seed_key)
+    players = 4 if table_kind == TableKind.PAIRS else 3
+    return tuple(simulate_game(rng, players, table_kind, rules) for _ in range(games))
+
+
+def simulated_entries(
+    table: Table,
+    rng: random.Random,
+    rules: RuleSet,
+    games: Sequence[dict[str, object]] | None = None,
+) -> dict[str, str]:
+    """A filled-in sheet as the desk posts it: the games (dealt from ``rng`` unless given),
+    the actual dealers, and the scorer's hand-written totals with an occasional slip."""
     layout = sheet_layout(table, rules)
+    if games is None:
+        players = 4 if table.kind == TableKind.PAIRS else 3
+        games = [simulate_game(rng, players, table.kind, rules) for _ in range(layout.games)]
     entries: dict[str, str] = {}
     columns = [c.number for c in layout.columns]
     dealer = 1
-    for n in range(1, layout.games + 1):
-        if table.kind == TableKind.FOUR_SITOUT:
-            active = [c for c in columns if c != dealer]
-            game = simulate_game(rng, 3, table.kind, rules)
-        elif table.kind == TableKind.PAIRS:
-            active = columns
-            game = simulate_game(rng, 4, table.kind, rules)
-        else:
-            active = columns
-            game = simulate_game(rng, 3, table.kind, rules)
+    for n, game in enumerate(games, start=1):
+        active = (
+            [c for c in columns if c != dealer] if table.kind == TableKind.FOUR_SITOUT else columns
+        )
         p = f"g{n}-"
         entries[p + "dealer"] = str(dealer)
         entries[p + "kind"] = str(game["kind"])
@@ -188,8 +204,9 @@ def simulate_round(
         sheet = getattr(table, "sheet", None)
         if sheet is not None and sheet.status == SheetStatus.CONFIRMED:
             continue
-        rng = random.Random(f"{seed}-{tournament_round.number}-{table.number}")
-        entries = simulated_entries(table, rng, rules)
+        key = f"{seed}-{tournament_round.number}-{table.number}"
+        games = dealt_games(table.kind, rules.games_for(table.kind), key, rules)
+        entries = simulated_entries(table, random.Random(f"{key}-scorer"), rules, games)
         save_sheet(table, entries, user, sheet.version if sheet else 0, confirm=confirm)
         count += 1
     return count
