@@ -30,21 +30,16 @@ class Hand:
 
 
 def _press(cards: Sequence[Card], trump: Suit, rules: RuleSet) -> tuple[list[Card], list[Card]]:
-    """Choose the 4 cards to press from 16: one at a time, the card whose loss costs the least
-    meld, preferring to press high eyes outside trump (they count for the declarer anyway)."""
-    kept = list(cards)
-    pressed: list[Card] = []
-    for _ in range(4):
-        best = max(
-            range(len(kept)),
-            key=lambda i: (
-                hand_meld_total(kept[:i] + kept[i + 1 :], trump, rules),
-                kept[i].suit != trump,
-                EYES[kept[i].rank],
-            ),
-        )
-        pressed.append(kept.pop(best))
-    return pressed, kept
+    """Choose the 4 cards to press from 16: those whose loss costs the least meld, preferring
+    high eyes outside trump (pressed eyes count for the declarer anyway)."""
+
+    def keep_value(i: int) -> tuple[int, bool, int]:
+        rest = list(cards[:i]) + list(cards[i + 1 :])
+        return (hand_meld_total(rest, trump, rules), cards[i].suit != trump, EYES[cards[i].rank])
+
+    order = sorted(range(len(cards)), key=keep_value, reverse=True)
+    pressed = set(order[:4])
+    return [cards[i] for i in sorted(pressed)], [c for i, c in enumerate(cards) if i not in pressed]
 
 
 def _power(cards: Sequence[Card], trump: Suit) -> float:

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 
 register = template.Library()
+
+
+def grouped(value: int, separator: str) -> str:
+    """1220 -> "1.220" with the given separator; negative numbers with a real minus sign."""
+    text = f"{abs(value):,}".replace(",", separator)
+    return f"−{text}" if value < 0 else text
 
 
 @register.filter
@@ -14,5 +20,4 @@ def points(value: object) -> str:
     minus sign, so long columns read at a glance."""
     if not isinstance(value, int) or isinstance(value, bool):
         return "" if value is None else str(value)
-    text = number_format(abs(value), force_grouping=True)
-    return f"−{text}" if value < 0 else text
+    return grouped(value, get_format("THOUSAND_SEPARATOR"))
