@@ -7,12 +7,12 @@ from typing import Any
 
 from django import forms
 from django.db.models import Max
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS, RuleSet, ScoringError
 
-from .models import Competition, Entrant, Mode, Round, ScoreSheet, Tournament
+from .models import Entrant, Mode, Round, ScoreSheet, Tournament
+from .services.errors import active_language
 from .services.registration import NumberingScheme
 
 RULE_FIELD_LABELS = {
@@ -143,9 +143,7 @@ class TournamentForm(forms.ModelForm):
                 {**PRESETS[data["preset"]].to_dict(), **self.rule_overrides()}
             )
         except ScoringError as exc:  # the engine names the problem
-            raise forms.ValidationError(
-                [e.text(get_language() or "de") for e in exc.errors]
-            ) from exc
+            raise forms.ValidationError([e.text(active_language()) for e in exc.errors]) from exc
         if self.instance.pk:
             self._check_against_what_was_played(rules, data)
         return data
@@ -213,14 +211,3 @@ class NumberingForm(forms.Form):
         min_value=0,
         help_text=_("leer lassen für eine neue Auslosung"),
     )
-
-
-class SeatingForm(forms.Form):
-    competition = forms.ModelChoiceField(
-        queryset=Competition.objects.none(), widget=forms.HiddenInput
-    )
-    seed = forms.IntegerField(label=_("Los-Nummer"), initial=0, required=False)
-
-    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["competition"].queryset = tournament.competitions.all()  # type: ignore[attr-defined]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from django.utils.translation import get_language
 
 from scoring.errors import EngineError
@@ -18,10 +16,10 @@ class DeskError(Exception):
         self.field = field
 
 
-def engine_messages(error: EngineError) -> Mapping[str, list[str]]:
-    """An engine error's messages by field, in the active language."""
-    return error.by_field(get_language() or "de")
+def active_language() -> str:
+    """The language the engines' messages are shown in: the desk's current one."""
+    return get_language() or "de"
 
 
 def engine_error_text(error: EngineError) -> str:
-    return " ".join(e.text(get_language() or "de") for e in error.errors)
+    return " ".join(e.text(active_language()) for e in error.errors)

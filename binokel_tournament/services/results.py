@@ -17,7 +17,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
@@ -35,7 +34,7 @@ from ..models import (
     Tournament,
 )
 from .audit import log_action
-from .errors import DeskError
+from .errors import DeskError, active_language
 
 FIELD_RE = re.compile(
     r"^(g\d+-(kind|dealer|declarer|bid|notrick|c\d+-(meld|tricks|revoked|written))|written-total-c\d+)$"
@@ -167,10 +166,6 @@ def _int(entries: Mapping[str, str], key: str, errors: dict[str, list[str]]) -> 
         return None
 
 
-def _lang() -> str:
-    return get_language() or "de"
-
-
 def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) -> SheetEvaluation:
     """Validate and score every game of a sheet as typed; nothing is raised."""
     nplayers = len(layout.players)
@@ -253,7 +248,7 @@ def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) ->
                 problems = scoring.validate_game(game, rules)
                 for problem in problems:
                     errors.setdefault(_engine_field(p, problem.field, active), []).append(
-                        problem.text(_lang())
+                        problem.text(active_language())
                     )
                 if not problems:
                     result = scoring.score_game(game, rules)

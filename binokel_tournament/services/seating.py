@@ -17,7 +17,7 @@ import pairing
 
 from ..models import Competition, Entrant, Mode, Round, ScoreSheet, Seat, Table, Tournament
 from .audit import log_action
-from .errors import DeskError
+from .errors import DeskError, engine_error_text
 
 
 def engine_entrants(entrants: Sequence[Entrant]) -> list[pairing.Entrant]:
@@ -148,7 +148,7 @@ def generate_seating(
             engine_entrants(entrants), pairing.Mode(competition.mode), tournament.rounds, seed
         )
     except pairing.PairingError as exc:
-        raise DeskError(" ".join(e.text(_lang()) for e in exc.errors)) from exc
+        raise DeskError(engine_error_text(exc)) from exc
     with transaction.atomic():
         before = plan_snapshot(plan_from_db(competition))
         _write_rounds(competition, plan, from_round=0)
@@ -173,7 +173,7 @@ def replan_seating(competition: Competition, seed: int = 0, user: object = None)
             current, played, engine_entrants(all_entrants), withdraw=withdraw, add=add, seed=seed
         )
     except pairing.PairingError as exc:
-        raise DeskError(" ".join(e.text(_lang()) for e in exc.errors)) from exc
+        raise DeskError(engine_error_text(exc)) from exc
     with transaction.atomic():
         _write_rounds(competition, plan, from_round=played)
         log_action(
@@ -289,9 +289,3 @@ def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, li
             )
         )
     return [(e, by_entrant.get(e.pk, [])) for e in found]
-
-
-def _lang() -> str:
-    from django.utils.translation import get_language
-
-    return get_language() or "de"
