@@ -50,9 +50,13 @@ bench: install
 	$(PY) benchmarks/desk.py
 	$(PY) benchmarks/exports.py
 
+# The catalogues are sorted by msgid and carry no source locations, so that branches which add
+# messages merge cleanly. The desk's German is the source language: only English is a catalogue.
 messages: install
-	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=scoring --ignore=pairing
-	$(PY) manage.py compilemessages --ignore=.venv
+	$(PY) manage.py makemessages -l en --no-location --no-obsolete --ignore=.venv --ignore=scoring --ignore=pairing
+	msgcat --sort-output --no-location -o binokel_tournament/locale/en/LC_MESSAGES/django.po binokel_tournament/locale/en/LC_MESSAGES/django.po
+	$(PY) manage.py compilemessages -l en --ignore=.venv --ignore=scoring --ignore=pairing
+	$(PY) scripts/compile_engine_messages.py
 
 # fixtures/demo.json is made by the demo command on a throwaway database, never by hand.
 fixtures: install

@@ -28,6 +28,10 @@ RULE_FIELD_LABELS = {
     "meld_needs_trick": _("Meldung zählt nur mit Stich"),
     "opponents_half_bid_on_lost": _("Verlorenes Spiel: Gegenspieler erhalten den halben Reizwert"),
     "double_familie_counts_twice": _("Doppelte Familie zählt doppelt"),
+    "durch_player_deals_next": _("Nach einem Durch gibt der Durch-Spieler das nächste Spiel"),
+    "four_sitout_keeps_rotation": _(
+        "Vierertisch (Geber setzt aus): nach einem Durch bleibt die gedruckte Geberfolge"
+    ),
 }
 RULE_CHOICES = {
     "conceded_opponent_mode": (

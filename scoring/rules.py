@@ -46,7 +46,13 @@ _INT_FIELDS_MIN: Mapping[str, int] = MappingProxyType(
     }
 )
 _MELD_VALUE_FIELDS = ("rundlauf_value", "rundlauf_with_familie_value")
-_BOOL_FIELDS = ("meld_needs_trick", "opponents_half_bid_on_lost", "double_familie_counts_twice")
+_BOOL_FIELDS = (
+    "meld_needs_trick",
+    "opponents_half_bid_on_lost",
+    "double_familie_counts_twice",
+    "durch_player_deals_next",
+    "four_sitout_keeps_rotation",
+)
 _CHOICE_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "conceded_opponent_mode": CONCEDED_OPPONENT_MODES,
@@ -73,6 +79,11 @@ class RuleSet:
     conceded_bonus_per_player: int = 10
     durch_won: int = 1000
     durch_lost_factor: int = 2
+    # Rule 14: after a Durch the Durch player deals the next game, the rotation goes on from there.
+    durch_player_deals_next: bool = True
+    # Decision (RULES.md): at a 4-table whose dealer sits out, the printed rotation stays after a
+    # Durch, so that everyone still plays the same number of games.
+    four_sitout_keeps_rotation: bool = True
     # "round10": to the nearest 10, 5 rounds up (rule 11); "none": exact eyes.
     trick_rounding: str = "round10"
     # Rule 13: a party that took no trick loses its meld.
