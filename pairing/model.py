@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from scoring.tables import FIRST_DEALER, table_shape
+from scoring.tables import TableKind as TableKind  # the one enumeration, re-exported
+
 from .errors import N_, FieldError, PairingError
 
 MAX_ROUNDS = 12
@@ -31,13 +34,8 @@ class Mode(StrEnum):
     PAIRS = "pairs"
 
 
-class TableKind(StrEnum):
-    THREE = "three"
-    PAIRS = "pairs"
-    FOUR_SITOUT = "four_sitout"
-
-
-SEATS: dict[TableKind, int] = {TableKind.THREE: 3, TableKind.PAIRS: 2, TableKind.FOUR_SITOUT: 4}
+# Entrants per table: a table's sheet columns (a pair is one entrant).
+SEATS: dict[TableKind, int] = {kind: table_shape(kind).columns for kind in TableKind}
 KINDS: dict[Mode, frozenset[TableKind]] = {
     Mode.SINGLES: frozenset({TableKind.THREE, TableKind.FOUR_SITOUT}),
     Mode.PAIRS: frozenset({TableKind.PAIRS}),
@@ -58,13 +56,14 @@ class Table:
 
     @property
     def dealer(self) -> int:
-        """The entrant who deals game 1 (seat 1)."""
-        return self.seats[0]
+        """The entrant who deals game 1 (scoring.tables: seat 1)."""
+        return self.seats[table_shape(self.kind).column_of_seat(FIRST_DEALER)]
 
     @property
     def scorer(self) -> int:
-        """The entrant keeping the score sheet: seat 3, at a pair table the first pair."""
-        return self.seats[0] if self.kind is TableKind.PAIRS else self.seats[2]
+        """The entrant keeping the score sheet (scoring.tables: seat 3; at a pair table that is
+        the first pair's second player)."""
+        return self.seats[table_shape(self.kind).scorer_column]
 
 
 @dataclass(frozen=True)

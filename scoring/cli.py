@@ -3,6 +3,7 @@
     python -m scoring [--lang de|en] score [--rules FILE]     < game.json   (one game or a list)
     python -m scoring melds [--cards 12|9 | --pair] [--witness TOTAL] [--rules FILE]
     python -m scoring rules [--preset NAME] [--describe]
+    python -m scoring sheet [--rules FILE]                  < sheet.json  (a whole score sheet)
 
 ``--lang`` may come before or after the command. Results go to stdout as JSON. Invalid input
 exits with status 2 and prints ``{"errors": [{"field": "parties[1].tricks", "message": "…"}]}``
@@ -29,6 +30,7 @@ from scoring.melds import (
 )
 from scoring.reading import load_json
 from scoring.rules import EJL, PRESETS, RuleSet, get_preset
+from scoring.sheet import read_sheet
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -99,6 +101,20 @@ def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
         raise _Invalid(exc.errors) from None
 
 
+def _cmd_sheet(args: argparse.Namespace, stdin: IO[bytes]) -> str:
+    """A whole sheet (scoring/sheet.py): every game's dealer, sitting-out column and points, and
+    the totals; the games given, in order from game 1."""
+    rules = _load_rules(args.rules)
+    try:
+        data = load_json(stdin.read())
+        result = read_sheet(data, rules)
+    except ScoringError as exc:
+        raise _Invalid(exc.errors) from None
+    given = data.get("games") if isinstance(data, dict) else None
+    entered = len(given) if isinstance(given, list) else 0
+    return _dumps(result.to_dict(entered, args.lang))
+
+
 def _cmd_melds(args: argparse.Namespace, stdin: IO[bytes]) -> str:
     rules = _load_rules(args.rules)
     if args.witness is not None:
@@ -152,6 +168,10 @@ def _parser() -> argparse.ArgumentParser:
     size.add_argument("--pair", action="store_true", help="sums of two 9-card hands")
     melds.add_argument("--witness", type=int, metavar="TOTAL", help="print a hand showing TOTAL")
     melds.set_defaults(handler=_cmd_melds)
+
+    sheet = sub.add_parser("sheet", help="score a whole score sheet read as JSON from stdin")
+    common(sheet)
+    sheet.set_defaults(handler=_cmd_sheet)
 
     rules = sub.add_parser("rules", help="print a preset rule set as JSON")
     rules.add_argument("--preset", default="ejl", help=f"one of: {', '.join(PRESETS)}")

@@ -37,7 +37,7 @@ from scoring.melds import (
     achievable_totals,
     nearest_totals,
 )
-from scoring.model import GameInput, GameKind, GameResult, PartyInput
+from scoring.model import GameInput, GameKind, GameRead, GameResult, PartyInput
 from scoring.rules import EJL, RuleSet
 
 TOTAL_EYES = 250
@@ -82,6 +82,15 @@ def read_game(data: object, rules: RuleSet = EJL) -> GameInput:
     if errors:
         raise ScoringError(errors)
     return read.game
+
+
+def validate_read(read: GameRead, rules: RuleSet = EJL) -> list[FieldError]:
+    """Every problem of a game as it was read (``GameInput.read``, or a score sheet that read
+    the game and names the fields it could not read): each unreadable field's problems in place
+    of its checks, and every check that does not need an unreadable value."""
+    if read.game is None:
+        return list(read.errors)
+    return _validate(read.game, rules, read.problems)
 
 
 def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> list[FieldError]:

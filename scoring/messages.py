@@ -74,6 +74,18 @@ REVOKED_UNKNOWN = N_("There is no party {value} that could have revoked.")
 REVOKED_TWICE = N_("Party {value} is marked as revoked more than once.")
 REVOKED_IN_CONCEDED = N_("A conceded game is not played, so nobody can revoke.")
 
+# --- a whole score sheet (scoring/sheet.py) ----------------------------------------------------
+SHEET_TOO_MANY_GAMES = N_("This table's sheet has {games} games, not {count}.")
+SHEET_COLUMN_COUNT = N_("This table's sheet has {columns} columns.")
+SHEET_DEALER_RANGE = N_("The dealer must be one of the {seats} seats at this table.")
+SHEET_DURCH_PAIR_DEALER = N_(
+    "After the Durch the Durch player deals: enter their seat as this game's dealer."
+)
+SHEET_DECLARER_RANGE = N_("The declarer must be one of the {columns} parties on the sheet.")
+SHEET_DECLARER_SITS_OUT = N_("The dealer sits out this game and cannot be the declarer.")
+SHEET_SITS_OUT_VALUE = N_("The dealer sits out this game: leave this empty.")
+WRITTEN_DIFFERS = N_("Scorer {written}, computed {computed}.")
+
 # --- rule sets ---------------------------------------------------------------------------------
 UNKNOWN_RULE = N_('There is no rule called "{name}".')
 UNKNOWN_PRESET = N_('Unknown rule set "{name}"; choose one of: {choices}.')
