@@ -55,11 +55,14 @@ class Tournament(models.Model):
         return self.name
 
     def rules(self) -> RuleSet:
-        """The tournament's rule set: the preset with any fields the organiser changed."""
+        """The tournament's rule set: the preset with any fields the organiser changed. The
+        number of rounds is the tournament's own (one place: ``rounds``)."""
         base = get_preset(self.preset)
-        if not self.rules_json:
-            return base
-        merged: dict[str, Any] = {**base.to_dict(), **self.rules_json}
+        merged: dict[str, Any] = {
+            **base.to_dict(),
+            **(self.rules_json or {}),
+            "rounds": self.rounds,
+        }
         return RuleSet.from_dict(merged)
 
 
@@ -198,6 +201,46 @@ class ScoreSheet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.get_status_display()} v{self.version}"
+
+
+class SheetDraft(models.Model):
+    """What one desk person has typed into a sheet and not saved as a version yet: kept while
+    they type (autosave), so a closed tab or a dropped connection loses nothing. Drafts are
+    private to their author, are not versions, and never reach the audit log or the standings;
+    saving the sheet turns the draft into a version and removes it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="drafts")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    entries = models.JSONField(default=dict)
+    # The browser's sequence number of the typing state: an older autosave that arrives late
+    # never replaces a newer one.
+    seq = models.BigIntegerField(default=0)
+    base_version = models.PositiveIntegerField(default=0)  # the sheet version it was typed on
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_draft_per_table_and_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.user_id} #{self.seq}"
+
+
+class SubmissionReceipt(models.Model):
+    """A save that was carried out, by the key the page sent with it: a retried request (the
+    reply was lost, the desk pressed again) is recognised as the same save, never as a
+    conflict and never applied twice."""
+
+    key = models.CharField(max_length=64, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()
+    confirmed = models.BooleanField(default=False)
+    notice = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} → v{self.version}"
 
 
 class Game(models.Model):

@@ -104,8 +104,20 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several desks on one laptop: write-ahead log (readers never wait for a writer), write
+    # transactions that take the lock when they begin (no deadlocked upgrade), and a busy
+    # timeout, so concurrent saves wait their turn instead of failing.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
+    # Tests use a file too (not shared-cache memory, which fails at once with "table is locked"
+    # when the live server's threads write concurrently instead of waiting).
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(DATABASES["default"]["NAME"]).with_name("test.sqlite3"))
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import desk, public
+from .views import desk, public, sheets
 from .views import exports as export_views
 
 desk_patterns = (
@@ -22,8 +22,13 @@ desk_patterns = (
         path("<slug:slug>/spielplan/", desk.seating_view, name="seating"),
         path("<slug:slug>/durchgang/<int:number>/sperren/", desk.round_lock, name="round_lock"),
         path("<slug:slug>/ergebnisse/", desk.overview, name="overview"),
-        path("<slug:slug>/zettel/<int:table_id>/", desk.sheet, name="sheet"),
-        path("<slug:slug>/zettel/<int:table_id>/pruefen/", desk.sheet_check, name="sheet_check"),
+        path("<slug:slug>/zettel/<int:table_id>/", sheets.sheet, name="sheet"),
+        path("<slug:slug>/zettel/<int:table_id>/pruefen/", sheets.sheet_check, name="sheet_check"),
+        path(
+            "<slug:slug>/zettel/<int:table_id>/verwerfen/",
+            sheets.sheet_discard,
+            name="sheet_discard",
+        ),
         path("<slug:slug>/rangliste/<str:mode>/", desk.standings, name="standings"),
         path("<slug:slug>/protokoll/", desk.audit, name="audit"),
         path("<slug:slug>/export/pdf/<str:kind>/", export_views.pdf, name="export_pdf"),

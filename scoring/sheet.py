@@ -229,7 +229,7 @@ def score_sheet(
         errors.extend(game.errors)
         warnings.extend(game.warnings)
         previous = _Previous(game, entry)
-        dealer = _next_dealer(shape, rules, game, entry)
+        dealer = next_dealer(shape, rules, game.dealer, entry, game.sits_out)
     mismatch: list[int] = []
     for column, written in enumerate(sheet.written_totals[: shape.columns]):
         if written is not None and written != totals[column]:
@@ -268,16 +268,24 @@ class _Previous:
     entry: SheetGame | None
 
 
-def _next_dealer(
-    shape: TableShape, rules: RuleSet, game: GameScore, entry: SheetGame | None
+def next_dealer(
+    shape: TableShape,
+    rules: RuleSet,
+    dealer: int,
+    entry: SheetGame | None,
+    sits_out: int | None = None,
 ) -> int:
-    rotation = shape.next_dealer(game.dealer)
+    """The seat that deals after a game dealt by ``dealer`` (``entry``: that game as entered,
+    ``sits_out``: its sitting-out column). At a pair table after a Durch the sheet cannot tell
+    which partner played it: the printed rotation is returned and the next game's dealer must be
+    entered (``score_sheet`` warns until it is)."""
+    rotation = shape.next_dealer(dealer)
     if entry is None or not deals_next(entry.kind) or not rules.durch_player_deals_next:
         return rotation
     if shape.dealer_sits_out and rules.four_sitout_keeps_rotation:
         return rotation
     declarer = entry.declarer
-    if declarer is None or not 0 <= declarer < shape.columns or declarer == game.sits_out:
+    if declarer is None or not 0 <= declarer < shape.columns or declarer == sits_out:
         return rotation
     seats = shape.seats_of_column(declarer)
     if len(seats) > 1:

@@ -1,26 +1,28 @@
-"""Score sheets at the desk: evaluate what was typed with the scoring engine, save drafts that
-lose nothing, confirm valid sheets, detect conflicting saves in the database.
+"""Score sheets at the desk: what was typed is scored by the sheet engine (``scoring.sheet``),
+kept as a private working draft while the desk types, saved as versions that lose nothing,
+confirmed when valid; conflicting saves are detected in the database and a retried save is
+recognised by its submission key.
 
-Field names of a sheet (what the form posts and ``ScoreSheet.entries`` keeps, all strings):
-``g{n}-kind``, ``g{n}-dealer`` (physical seat 1..P), ``g{n}-declarer`` (party column 1..C),
-``g{n}-bid``, ``g{n}-notrick`` (declarer took no trick), ``g{n}-c{c}-meld``,
-``g{n}-c{c}-tricks``, ``g{n}-c{c}-revoked``, ``g{n}-c{c}-written`` (scorer's points for the game)
-and ``written-total-c{c}`` (scorer's total for the round)."""
+The form's field names and how typed strings become the engine's sheet: ``sheet_fields``.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-import scoring
-from scoring import GameInput, GameKind, PartyInput, RuleSet
+from scoring import RuleSet
+from scoring.sheet import GameScore, SheetInput, SheetScore, score_sheet
+from scoring.tables import TableShape, table_shape
 
 from ..models import (
     Entrant,
@@ -28,18 +30,17 @@ from ..models import (
     PartyResult,
     ScoreSheet,
     Seat,
+    SheetDraft,
     SheetStatus,
+    SubmissionReceipt,
     Table,
-    TableKind,
     Tournament,
 )
+from . import sheet_fields as F
 from .audit import log_action
 from .errors import DeskError, active_language
 
-FIELD_RE = re.compile(
-    r"^(g\d+-(kind|dealer|declarer|bid|notrick|c\d+-(meld|tricks|revoked|written))|written-total-c\d+)$"
-)
-ENGINE_FIELD_RE = re.compile(r"^parties\[(\d+)\]\.(\w+)$")
+User = AbstractBaseUser | AnonymousUser | None
 
 
 @dataclass(frozen=True)
@@ -57,67 +58,63 @@ class Column:
 @dataclass(frozen=True)
 class SheetLayout:
     table: Table
+    shape: TableShape
     columns: tuple[Column, ...]
-    players: tuple[str, ...]  # physical seats in order (dealing order)
+    players: tuple[str, ...]  # chairs in dealing order, 1-based on the page
     games: int
 
     @property
     def kind(self) -> str:
         return self.table.kind
 
-    def column_of_player(self, seat: int) -> int:
-        """The party column a physical seat (1-based) plays for."""
-        if self.kind == TableKind.PAIRS:
-            return (seat - 1) % 2 + 1
-        return seat
-
     def dealer_label(self, seat: int) -> str:
+        """The player in ``seat`` (1-based)."""
         return self.players[seat - 1] if 1 <= seat <= len(self.players) else "?"
 
 
 def sheet_layout(table: Table, rules: RuleSet | None = None) -> SheetLayout:
+    """The sheet of a table: its party columns and chairs (seat roles from the engine)."""
     rules = rules or table.round.tournament.rules()
-    seats = [s for s in table.seats.all()]
-    seats.sort(key=lambda s: s.position)
+    shape = table_shape(table.kind)
+    seats = sorted(table.seats.all(), key=lambda s: s.position)
     columns = tuple(Column(s.position, s.entrant) for s in seats)
-    if table.kind == TableKind.PAIRS:
-        # partners sit crosswise: pair 1 player A, pair 2 player A, pair 1 player B, pair 2 player B
-        players = (
-            f"{columns[0].entrant.name} ({columns[0].entrant.start_number})",
-            f"{columns[1].entrant.name} ({columns[1].entrant.start_number})",
-            f"{columns[0].entrant.partner} ({columns[0].entrant.start_number})",
-            f"{columns[1].entrant.partner} ({columns[1].entrant.start_number})",
-        )
-    else:
-        players = tuple(f"{c.entrant.name} ({c.entrant.start_number})" for c in columns)
-    return SheetLayout(table, columns, players, rules.games_for(table.kind))
+    players: list[str] = []
+    for seat in range(shape.seats):
+        column = shape.column_of_seat(seat)
+        entrant = columns[column].entrant
+        # at a pair table a column's first seat is the named player, its second the partner
+        second = shape.seats_of_column(column).index(seat) == 1
+        players.append(f"{entrant.partner if second else entrant.name} ({entrant.start_number})")
+    return SheetLayout(table, shape, columns, tuple(players), rules.games_for(table.kind))
 
 
 @dataclass
 class GameRow:
+    """One game of the sheet as the desk shows it (numbers 1-based)."""
+
     number: int
-    dealer: int
-    entered: bool = False
-    kind: str = GameKind.PLAYED
-    declarer: int | None = None
-    points: dict[int, int] | None = None  # column -> points, when valid
-    won: bool = False
-    sits_out: int | None = None  # column of a sitting-out dealer
-    errors: dict[str, list[str]] = field(default_factory=dict)  # form field name -> messages
+    dealer: int  # seat
+    entered: bool
+    kind: str
+    declarer: int | None  # column
+    points: dict[int, int] | None  # column -> points, when valid
+    won: bool | None
+    sits_out: int | None  # column of a sitting-out dealer
+    errors: dict[str, list[str]] = field(default_factory=dict)  # form field -> messages
+    notes: list[str] = field(default_factory=list)  # warnings: shown, never blocking
     written_mismatch: set[int] = field(default_factory=set)
-    parsed: dict[str, object] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)  # hints that are not errors
 
 
-@dataclass
+@dataclass(frozen=True)
 class SheetEvaluation:
+    """A sheet as typed, scored once by the engine, with every message on its form field."""
+
     layout: SheetLayout
-    rows: list[GameRow]
-    running: dict[int, list[int]]  # column -> running total after each game
-    totals: dict[int, int]
-    total_mismatch: set[int]
-    errors: dict[str, list[str]]  # every field error
     entries: Mapping[str, str]
+    input: SheetInput  # the entries as the engine read them
+    score: SheetScore
+    errors: dict[str, list[str]]  # form field -> error messages
+    warnings: dict[str, list[str]]  # form field -> warnings (e.g. the scorer's sums)
 
     @property
     def error_count(self) -> int:
@@ -125,181 +122,87 @@ class SheetEvaluation:
 
     @property
     def complete(self) -> bool:
-        return all(r.entered and r.points is not None for r in self.rows)
+        return self.score.complete
+
+    @property
+    def valid(self) -> bool:
+        return self.score.complete and not self.score.errors
 
     @property
     def entered_games(self) -> int:
-        return sum(1 for r in self.rows if r.entered)
+        return self.score.entered_games
 
     @property
     def written_totals(self) -> bool:
-        return any(key.startswith("written-total-") for key in self.entries)
+        return any(ref is not None and ref.game is None for ref in map(F.parse_name, self.entries))
 
     @property
     def scorer_mismatch(self) -> bool:
-        return bool(self.total_mismatch) or any(r.written_mismatch for r in self.rows)
+        return self.score.scorer_mismatch
 
+    @property
+    def totals(self) -> dict[int, int]:
+        return {c.number: self.score.totals[c.number - 1] for c in self.layout.columns}
 
-def clean_entries(data: Mapping[str, object]) -> dict[str, str]:
-    """Keep only sheet fields, as stripped strings; empty values are dropped."""
-    out: dict[str, str] = {}
-    for key in data:
-        if not FIELD_RE.match(key):
-            continue
-        value = data[key]
-        if isinstance(value, list | tuple):
-            value = value[-1] if value else ""
-        text = str(value).strip()
-        if text:
-            out[key] = text
-    return out
+    @property
+    def total_mismatch(self) -> set[int]:
+        return {c + 1 for c in self.score.total_mismatch}
 
+    @cached_property
+    def running(self) -> dict[int, list[int]]:
+        """Column -> running total after each game."""
+        return {
+            c.number: [g.running[c.number - 1] for g in self.score.games]
+            for c in self.layout.columns
+        }
 
-def _int(entries: Mapping[str, str], key: str, errors: dict[str, list[str]]) -> int | None:
-    text = entries.get(key, "")
-    if not text:
-        return None
-    try:
-        return int(text.replace("−", "-"))
-    except ValueError:
-        errors.setdefault(key, []).append(_("Bitte eine ganze Zahl eingeben."))
-        return None
+    @cached_property
+    def rows(self) -> list[GameRow]:
+        return [self._row(g) for g in self.score.games]
+
+    def _row(self, game: GameScore) -> GameRow:
+        n = game.number
+        columns = [c.number for c in self.layout.columns]
+        names = {F.game_field(n, a) for a in F.GAME_FIELDS} | {
+            F.column_field(n, c, a) for c in columns for a in F.COLUMN_FIELDS
+        }
+        entered = self.input.games[n - 1] if n <= len(self.input.games) else None
+        return GameRow(
+            number=n,
+            dealer=game.dealer + 1,
+            entered=game.entered,
+            kind=self.entries.get(F.game_field(n, "kind"), "played"),
+            declarer=None if entered is None or entered.declarer is None else entered.declarer + 1,
+            points=None
+            if game.points is None
+            else {c: p for c, p in zip(columns, game.points, strict=True)},
+            won=game.won,
+            sits_out=None if game.sits_out is None else game.sits_out + 1,
+            errors={k: v for k, v in self.errors.items() if k in names},
+            notes=[m for k, v in self.warnings.items() if k in names for m in v],
+            written_mismatch={c + 1 for c in game.written_mismatch},
+        )
 
 
 def evaluate(layout: SheetLayout, entries: Mapping[str, str], rules: RuleSet) -> SheetEvaluation:
-    """Validate and score every game of a sheet as typed; nothing is raised."""
-    nplayers = len(layout.players)
-    rows: list[GameRow] = []
-    all_errors: dict[str, list[str]] = {}
-    running: dict[int, list[int]] = {c.number: [] for c in layout.columns}
-    totals = {c.number: 0 for c in layout.columns}
-    prev_dealer: int | None = None
-    prev_durch_player: int | None = None
-    pair_durch_before = False
-    for n in range(1, layout.games + 1):
-        p = f"g{n}-"
-        errors: dict[str, list[str]] = {}
-        default_dealer = (
-            1
-            if prev_dealer is None
-            else prev_durch_player
-            if prev_durch_player is not None
-            else prev_dealer % nplayers + 1
-        )
-        typed_dealer = _int(entries, p + "dealer", errors)
-        dealer = default_dealer if typed_dealer is None else typed_dealer
-        if not 1 <= dealer <= nplayers:
-            errors.setdefault(p + "dealer", []).append(
-                _("Geber muss ein Platz von 1 bis %(n)s sein.") % {"n": nplayers}
-            )
-            dealer = default_dealer
-        row = GameRow(number=n, dealer=dealer)
-        if pair_durch_before and typed_dealer is None:
-            row.notes.append(
-                _("Nach dem Durch gibt der Durch-Spieler: bitte seinen Platz als Geber eintragen.")
-            )
-        row.kind = entries.get(p + "kind", GameKind.PLAYED)
-        if row.kind not in {k.value for k in GameKind}:
-            errors.setdefault(p + "kind", []).append(_("Unbekannte Spielart."))
-            row.kind = GameKind.PLAYED
-        typed = [k for k in entries if k.startswith(p) and not k.endswith(("-kind", "-dealer"))]
-        row.entered = bool(typed)
-        sitting_out = (
-            layout.column_of_player(dealer) if layout.kind == TableKind.FOUR_SITOUT else None
-        )
-        row.sits_out = sitting_out
-        active = [c.number for c in layout.columns if c.number != sitting_out]
-        if row.entered:
-            declarer = _int(entries, p + "declarer", errors)
-            row.declarer = declarer
-            bid = _int(entries, p + "bid", errors)
-            parties = []
-            revoked = []
-            for i, col in enumerate(active):
-                meld = _int(entries, f"{p}c{col}-meld", errors)
-                tricks = _int(entries, f"{p}c{col}-tricks", errors)
-                if meld is None and row.kind != GameKind.DURCH:
-                    meld = 0
-                took: bool | None = None
-                if declarer == col and entries.get(p + "notrick"):
-                    took = False
-                parties.append(PartyInput(meld=meld, tricks=tricks, took_trick=took))
-                if entries.get(f"{p}c{col}-revoked"):
-                    revoked.append(i)
-            if sitting_out is not None:
-                for suffix in ("meld", "tricks", "revoked"):
-                    key = f"{p}c{sitting_out}-{suffix}"
-                    if entries.get(key):
-                        errors.setdefault(key, []).append(_("Der Geber setzt in diesem Spiel aus."))
-            if declarer is None:
-                errors.setdefault(p + "declarer", []).append(_("Wer hat das Spiel gemacht?"))
-            elif declarer not in active:
-                errors.setdefault(p + "declarer", []).append(
-                    _("Spielmacher muss eine der spielenden Parteien sein.")
-                )
-            if not errors and declarer is not None:
-                game = GameInput(
-                    kind=GameKind(row.kind),
-                    declarer=active.index(declarer),
-                    bid=bid,
-                    parties=tuple(parties),
-                    revoked=tuple(revoked),
-                )
-                problems = scoring.validate_game(game, rules)
-                for problem in problems:
-                    errors.setdefault(_engine_field(p, problem.field, active), []).append(
-                        problem.text(active_language())
-                    )
-                if not problems:
-                    result = scoring.score_game(game, rules)
-                    row.points = {c.number: 0 for c in layout.columns}
-                    for col, pts in zip(active, result.points, strict=True):
-                        row.points[col] = pts
-                    row.won = result.won
-            row.parsed = {"bid": bid, "parties": parties, "revoked": revoked, "active": active}
-        for c in layout.columns:
-            if row.points is not None:
-                totals[c.number] += row.points[c.number]
-            running[c.number].append(totals[c.number])
-            written = _int(entries, f"{p}c{c.number}-written", errors)
-            if written is not None and row.points is not None and written != row.points[c.number]:
-                row.written_mismatch.add(c.number)
-        row.errors = errors
-        for key, messages in errors.items():
-            all_errors.setdefault(key, []).extend(messages)
-        rows.append(row)
-        prev_dealer = dealer
-        prev_durch_player = None
-        # at a pair table the sheet does not say which partner played the Durch
-        pair_durch_before = layout.kind == TableKind.PAIRS and row.kind == GameKind.DURCH
-        if (
-            row.kind == GameKind.DURCH
-            and row.declarer in active  # a Durch player who really played
-            and layout.kind != TableKind.PAIRS
-        ):
-            prev_durch_player = row.declarer
-    total_mismatch: set[int] = set()
-    for c in layout.columns:
-        written = _int(entries, f"written-total-c{c.number}", all_errors)
-        if written is not None and written != totals[c.number]:
-            total_mismatch.add(c.number)
-    return SheetEvaluation(layout, rows, running, totals, total_mismatch, all_errors, entries)
+    """Score a sheet as typed (``sheet_fields.clean`` strings); never raises for bad input."""
+    read = F.read_entries(entries, layout.shape, layout.games)
+    score = score_sheet(read.sheet, rules, read.problems)
+    lang = active_language()
+    errors: dict[str, list[str]] = {}
+    for error in score.errors:
+        name = F.form_field(error.field, score.games, layout.shape.columns)
+        errors.setdefault(name, []).append(error.text(lang))
+    warnings: dict[str, list[str]] = {}
+    for warning in score.warnings:
+        name = F.form_field(warning.field, score.games, layout.shape.columns)
+        warnings.setdefault(name, []).append(warning.text(lang))
+    return SheetEvaluation(layout, dict(entries), read.sheet, score, errors, warnings)
 
 
-def _engine_field(prefix: str, engine_field: str, active: list[int]) -> str:
-    """Map an engine field (``parties[1].tricks``) to the sheet's form field."""
-    match = ENGINE_FIELD_RE.match(engine_field)
-    if match:
-        col = active[int(match.group(1))]
-        attr = match.group(2)
-        if attr == "took_trick":
-            return prefix + "notrick"
-        return f"{prefix}c{col}-{attr}"
-    if engine_field == "parties":  # e.g. the tricks do not add up to 250
-        return f"{prefix}c{active[-1]}-tricks"
-    if engine_field in {"kind", "declarer", "bid"}:
-        return prefix + engine_field
-    return prefix + "declarer"  # revoked and anything else about the game as a whole
+def evaluate_table(table: Table, entries: Mapping[str, str]) -> SheetEvaluation:
+    rules = table.round.tournament.rules()
+    return evaluate(sheet_layout(table, rules), entries, rules)
 
 
 class SheetConflict(DeskError):
@@ -324,6 +227,7 @@ class SaveOutcome:
     evaluation: SheetEvaluation
     confirmed: bool
     notice: str = ""
+    repeated: bool = False  # the same submission was carried out before: nothing done again
 
 
 def load_table(table_id: int, tournament: Tournament | None = None) -> Table:
@@ -339,157 +243,254 @@ def load_table(table_id: int, tournament: Tournament | None = None) -> Table:
 def save_sheet(
     table: Table,
     data: Mapping[str, object],
-    user: object,
+    user: User,
     expected_version: int | None,
     confirm: bool = False,
+    submission: str = "",
 ) -> SaveOutcome:
-    """Save what was typed (a draft keeps errors); confirm when asked and valid.
+    """Save what was typed (``data``: a form post or entries) as a new version."""
+    evaluation = evaluate_table(table, F.clean(data))
+    return save_evaluated(evaluation, user, expected_version, confirm, submission)
 
-    ``expected_version`` is the version the desk opened (0 for a new sheet); a different
-    stored version is a conflict and nothing is written."""
-    tournament = table.round.tournament
-    rules = tournament.rules()
-    layout = sheet_layout(table, rules)
-    entries = clean_entries(data)
-    evaluation = evaluate(layout, entries, rules)
+
+def save_evaluated(
+    evaluation: SheetEvaluation,
+    user: User,
+    expected_version: int | None,
+    confirm: bool = False,
+    submission: str = "",
+) -> SaveOutcome:
+    """Save an evaluated sheet as a new version (a draft keeps errors); confirm when asked and
+    valid.
+
+    ``expected_version`` is the version the desk opened (0 for a new sheet); a different stored
+    version is a conflict and nothing is written. ``submission`` is the key the page sent with
+    this save: the same key again is the same save (the reply was lost), answered with what was
+    done then."""
+    table = evaluation.layout.table
+    if submission:
+        done = SubmissionReceipt.objects.filter(key=submission, table=table).first()
+        if done is not None:
+            return _repeated(done, evaluation)
     try:
         with transaction.atomic():
-            sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
-            if sheet is None:
-                if expected_version:
-                    raise DeskError(_("Der Spielzettel wurde gelöscht."))
-                if not evaluation.entered_games and not evaluation.written_totals:
-                    raise DeskError(
-                        _("Auf dem Spielzettel ist nichts eingetragen; nichts gespeichert.")
-                    )
-                sheet = ScoreSheet.objects.create(table=table, version=0, entered_by=user)  # type: ignore[misc]
-                before = None
-            else:
-                if expected_version is not None and expected_version != sheet.version:
-                    raise SheetConflict(sheet)
-                before = {"status": sheet.status, "entries": sheet.entries}
-            changed = sheet.entries != entries or sheet.version == 0
-            was_confirmed = sheet.status == SheetStatus.CONFIRMED
-            valid = evaluation.complete and not evaluation.error_count
-            # A correction of a confirmed sheet: with the double check it goes back to a draft
-            # that a second person must confirm; without it, it must be valid and stays counted.
-            reopen = was_confirmed and changed and tournament.double_check
-            if was_confirmed and changed and not valid and not reopen:
-                raise DeskError(
-                    _(
-                        "Ein bestätigter Spielzettel kann nur mit vollständigen, gültigen "
-                        "Eingaben korrigiert werden. Es wurde nichts geändert."
-                    )
+            outcome = _save(evaluation, user, expected_version, confirm)
+            if submission:
+                SubmissionReceipt.objects.create(
+                    key=submission,
+                    table=table,
+                    version=outcome.sheet.version,
+                    confirmed=outcome.confirmed,
+                    notice=outcome.notice,
                 )
-            if changed:
-                sheet.entries = entries
-                sheet.entered_by = user  # type: ignore[assignment]
-            if reopen:
-                sheet.status = SheetStatus.DRAFT
-                sheet.confirmed_by = None
-                sheet.confirmed_at = None
-            notice = ""
-            if reopen:
-                notice = _(
-                    "Korrektur gespeichert. Vier-Augen-Prinzip: der Spielzettel zählt erst "
-                    "wieder, wenn eine zweite Person ihn bestätigt."
-                )
-            confirming = confirm and sheet.status != SheetStatus.CONFIRMED
-            if confirming and not valid:
-                confirming = False
-                notice = _(
-                    "Als Entwurf gespeichert. Bestätigen geht erst, wenn alle %(n)s Spiele "
-                    "vollständig und ohne Fehler eingetragen sind."
-                ) % {"n": layout.games}
-            elif (
-                confirming
-                and tournament.double_check
-                and (
-                    sheet.entered_by_id is None or sheet.entered_by_id == getattr(user, "pk", None)
-                )
-            ):
-                confirming = False
-                notice = notice or _(
-                    "Vier-Augen-Prinzip: gespeichert, aber eine andere Person als die, die den "
-                    "Spielzettel eingegeben hat, muss ihn bestätigen."
-                )
-            if confirming:
-                sheet.status = SheetStatus.CONFIRMED
-                sheet.confirmed_by = user  # type: ignore[assignment]
-                sheet.confirmed_at = timezone.now()
-            if not changed and not confirming:
-                return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
-            sheet.version += 1
-            _store(sheet, evaluation)
-            round_obj = table.round
-            if not round_obj.locked:
-                round_obj.locked = True
-                round_obj.save(update_fields=["locked"])
-            action = (
-                "sheet.correct"
-                if was_confirmed
-                else "sheet.confirm"
-                if confirming
-                else "sheet.save"
-            )
-            log_action(
-                tournament,
-                user,  # type: ignore[arg-type]
-                action,
-                sheet,
-                before,
-                {"status": sheet.status, "entries": sheet.entries, "version": sheet.version},
-            )
-    except IntegrityError as exc:  # two desks created the same new sheet at once
-        other = ScoreSheet.objects.get(table=table)
+    except IntegrityError as exc:
+        # Two requests at once: the same submission twice, or two desks creating a new sheet.
+        done = SubmissionReceipt.objects.filter(key=submission, table=table).first()
+        if submission and done is not None:
+            return _repeated(done, evaluation)
+        other = ScoreSheet.objects.filter(table=table).first()
+        if other is None:
+            raise
         raise SheetConflict(other) from exc
+    return outcome
+
+
+def _repeated(done: SubmissionReceipt, evaluation: SheetEvaluation) -> SaveOutcome:
+    sheet = ScoreSheet.objects.get(table=done.table)
+    return SaveOutcome(sheet, evaluation, done.confirmed, done.notice, repeated=True)
+
+
+def _save(
+    evaluation: SheetEvaluation, user: User, expected_version: int | None, confirm: bool
+) -> SaveOutcome:
+    layout = evaluation.layout
+    table = layout.table
+    tournament = table.round.tournament
+    entries = dict(evaluation.entries)
+    author = user if user is not None and user.is_authenticated else None
+    sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
+    if sheet is None:
+        if expected_version:
+            raise DeskError(_("Der Spielzettel wurde gelöscht."))
+        if not evaluation.entered_games and not evaluation.written_totals:
+            raise DeskError(_("Auf dem Spielzettel ist nichts eingetragen; nichts gespeichert."))
+        sheet = ScoreSheet.objects.create(table=table, version=0, entered_by=author)
+        before = None
+    else:
+        if expected_version is not None and expected_version != sheet.version:
+            raise SheetConflict(sheet)
+        before = {"status": sheet.status, "entries": sheet.entries}
+    changed = sheet.entries != entries or sheet.version == 0
+    was_confirmed = sheet.status == SheetStatus.CONFIRMED
+    valid = evaluation.valid
+    # A correction of a confirmed sheet: with the double check it goes back to a draft that a
+    # second person must confirm; without it, it must be valid and stays counted.
+    reopen = was_confirmed and changed and tournament.double_check
+    if was_confirmed and changed and not valid and not reopen:
+        raise DeskError(
+            _(
+                "Ein bestätigter Spielzettel kann nur mit vollständigen, gültigen Eingaben "
+                "korrigiert werden. Es wurde nichts geändert."
+            )
+        )
+    if changed:
+        sheet.entries = entries
+        sheet.entered_by = author  # type: ignore[assignment]
+    if reopen:
+        sheet.status = SheetStatus.DRAFT
+        sheet.confirmed_by = None
+        sheet.confirmed_at = None
+    notice = ""
+    if reopen:
+        notice = _(
+            "Korrektur gespeichert. Vier-Augen-Prinzip: der Spielzettel zählt erst wieder, "
+            "wenn eine zweite Person ihn bestätigt."
+        )
+    confirming = confirm and sheet.status != SheetStatus.CONFIRMED
+    if confirming and not valid:
+        confirming = False
+        notice = _(
+            "Als Entwurf gespeichert. Bestätigen geht erst, wenn alle %(n)s Spiele "
+            "vollständig und ohne Fehler eingetragen sind."
+        ) % {"n": layout.games}
+    elif (
+        confirming
+        and tournament.double_check
+        and (sheet.entered_by_id is None or sheet.entered_by_id == getattr(author, "pk", None))
+    ):
+        confirming = False
+        notice = notice or _(
+            "Vier-Augen-Prinzip: gespeichert, aber eine andere Person als die, die den "
+            "Spielzettel eingegeben hat, muss ihn bestätigen."
+        )
+    if confirming:
+        sheet.status = SheetStatus.CONFIRMED
+        sheet.confirmed_by = author  # type: ignore[assignment]
+        sheet.confirmed_at = timezone.now()
+    if author is not None:
+        # what this person typed is now a saved version: their working draft is done
+        SheetDraft.objects.filter(table=table, user=author).delete()
+    if not changed and not confirming:
+        return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
+    sheet.version += 1
+    _store(sheet, evaluation)
+    round_obj = table.round
+    if not round_obj.locked:
+        round_obj.locked = True
+        round_obj.save(update_fields=["locked"])
+    action = "sheet.correct" if was_confirmed else "sheet.confirm" if confirming else "sheet.save"
+    log_action(
+        tournament,
+        author,
+        action,
+        sheet,
+        before,
+        {"status": sheet.status, "entries": sheet.entries, "version": sheet.version},
+    )
     return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
 
 
 def _store(sheet: ScoreSheet, evaluation: SheetEvaluation) -> None:
     """Persist the sheet and one Game with its PartyResults per valid game."""
+    score = evaluation.score
     sheet.error_count = evaluation.error_count
-    sheet.complete = evaluation.complete
-    sheet.scorer_mismatch = evaluation.scorer_mismatch
+    sheet.complete = score.complete
+    sheet.scorer_mismatch = score.scorer_mismatch
     sheet.save()
     sheet.games.all().delete()
     layout = evaluation.layout
+    read = evaluation.input
     round_number = layout.table.round.number
-    games: list[Game] = []
-    valid_rows = [r for r in evaluation.rows if r.points is not None]
-    for row in valid_rows:
-        games.append(
-            Game(
-                sheet=sheet,
-                number=row.number,
-                dealer=row.dealer,
-                kind=row.kind,
-                declarer=row.declarer or 0,
-                bid=row.parsed.get("bid"),  # type: ignore[misc]
-                won=row.won,
-            )
+    stored: list[tuple[Game, GameScore]] = []
+    for game_score in score.games:
+        entry = read.games[game_score.number - 1] if game_score.number <= len(read.games) else None
+        if game_score.points is None or entry is None or entry.kind is None:
+            continue
+        game = Game(
+            sheet=sheet,
+            number=game_score.number,
+            dealer=game_score.dealer + 1,
+            kind=entry.kind.value,
+            declarer=(entry.declarer or 0) + 1,
+            bid=entry.bid,
+            won=bool(game_score.won),
         )
-    Game.objects.bulk_create(games)
+        stored.append((game, game_score))
+    Game.objects.bulk_create([g for g, _s in stored])
     results: list[PartyResult] = []
-    for game, row in zip(games, valid_rows, strict=True):
-        active: list[int] = row.parsed["active"]  # type: ignore[assignment]
-        parties: list[PartyInput] = row.parsed["parties"]  # type: ignore[assignment]
-        revoked: list[int] = row.parsed["revoked"]  # type: ignore[assignment]
-        assert row.points is not None
-        for col in layout.columns:
-            index = active.index(col.number) if col.number in active else None
-            party = parties[index] if index is not None else None
+    for game, game_score in stored:
+        entry = read.games[game_score.number - 1]
+        assert entry is not None and game_score.points is not None
+        for column in layout.columns:
+            c = column.number - 1
+            plays = c != game_score.sits_out
+            party = entry.columns[c]
             results.append(
                 PartyResult(
                     game=game,
-                    entrant=col.entrant,
+                    entrant=column.entrant,
                     round_number=round_number,
-                    meld=party.meld if party else None,
-                    tricks=party.tricks if party else None,
-                    revoked=index is not None and index in revoked,
-                    is_declarer=col.number == row.declarer,
-                    sits_out=index is None,
-                    points=row.points[col.number],
+                    meld=party.meld if plays else None,
+                    tricks=party.tricks if plays else None,
+                    revoked=plays and c in entry.revoked,
+                    is_declarer=c == entry.declarer,
+                    sits_out=not plays,
+                    points=game_score.points[c],
                 )
             )
     PartyResult.objects.bulk_create(results)
+
+
+# --- working drafts (autosave) -------------------------------------------------------------
+def keep_draft(
+    table: Table, user: User, entries: Mapping[str, str], seq: int, base_version: int
+) -> SheetDraft | None:
+    """Keep what ``user`` has typed so far as their working draft of the sheet, unless a newer
+    state (a higher ``seq``) is kept already. A draft equal to the saved sheet is dropped:
+    nothing is unsaved then. Returns the draft kept (None: nothing to keep)."""
+    if user is None or not user.is_authenticated:
+        return None
+    saved = ScoreSheet.objects.filter(table=table).values_list("entries", flat=True).first()
+    with transaction.atomic():
+        draft = SheetDraft.objects.select_for_update().filter(table=table, user=user).first()
+        if draft is not None and draft.seq >= seq:
+            return draft  # a later state arrived first; this one is older
+        if dict(entries) == (saved or {}):
+            if draft is not None:
+                draft.delete()
+            return None
+        if draft is None:
+            try:
+                with transaction.atomic():
+                    return SheetDraft.objects.create(
+                        table=table,
+                        user=user,
+                        entries=dict(entries),
+                        seq=seq,
+                        base_version=base_version,
+                    )
+            except IntegrityError:  # the same person's other tab created it a moment ago
+                draft = SheetDraft.objects.select_for_update().get(table=table, user=user)
+                if draft.seq >= seq:
+                    return draft
+        draft.entries = dict(entries)
+        draft.seq = seq
+        draft.base_version = base_version
+        draft.save()
+        return draft
+
+
+def draft_of(table: Table, user: User) -> SheetDraft | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return SheetDraft.objects.filter(table=table, user=user).first()
+
+
+def discard_draft(table: Table, user: User) -> None:
+    if user is not None and user.is_authenticated:
+        SheetDraft.objects.filter(table=table, user=user).delete()
+
+
+def entries_snapshot(entries: Mapping[str, Any]) -> dict[str, str]:
+    """Stored entries as the form's strings (old rows may hold other types)."""
+    return F.clean(entries)

@@ -14,9 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from scoring import EYES, Card, RuleSet, Suit, best_trump, full_deck, hand_meld_total
+from scoring import EYES, Card, GameKind, RuleSet, Suit, best_trump, full_deck, hand_meld_total
+from scoring.sheet import SheetGame, deals_next, next_dealer
+from scoring.tables import FIRST_DEALER
 
 from ..models import Table, TableKind
+from . import sheet_fields as F
 from .results import evaluate, load_table, save_sheet, sheet_layout
 
 
@@ -100,6 +103,7 @@ def simulate_game(
         return {
             "kind": "durch",
             "declarer": declarer,
+            "declarer_seat": declarer_player,  # the Durch player deals the next game
             "bid": bid,
             "meld": None,
             "tricks": tricks,
@@ -145,43 +149,41 @@ def simulated_entries(
     games: Sequence[dict[str, object]] | None = None,
 ) -> dict[str, str]:
     """A filled-in sheet as the desk posts it: the games (dealt from ``rng`` unless given),
-    the actual dealers, and the scorer's hand-written totals with an occasional slip."""
+    the actual dealers (the sheet engine's sequence; at a pair table the partner who played a
+    Durch deals next), and the scorer's hand-written totals with an occasional slip."""
     layout = sheet_layout(table, rules)
+    shape = layout.shape
     if games is None:
         players = 4 if table.kind == TableKind.PAIRS else 3
         games = [simulate_game(rng, players, table.kind, rules) for _ in range(layout.games)]
     entries: dict[str, str] = {}
-    columns = [c.number for c in layout.columns]
-    dealer = 1
+    dealer = FIRST_DEALER
     for n, game in enumerate(games, start=1):
-        active = (
-            [c for c in columns if c != dealer] if table.kind == TableKind.FOUR_SITOUT else columns
-        )
-        p = f"g{n}-"
-        entries[p + "dealer"] = str(dealer)
-        entries[p + "kind"] = str(game["kind"])
-        declarer_col = active[int(game["declarer"])]  # type: ignore[call-overload]
-        entries[p + "declarer"] = str(declarer_col)
-        entries[p + "bid"] = str(game["bid"])
+        playing = shape.playing_columns(dealer)
+        entries[F.game_field(n, "dealer")] = str(dealer + 1)
+        entries[F.game_field(n, "kind")] = str(game["kind"])
+        declarer = playing[int(game["declarer"])]  # type: ignore[call-overload]
+        entries[F.game_field(n, "declarer")] = str(declarer + 1)
+        entries[F.game_field(n, "bid")] = str(game["bid"])
         melds = game["meld"]
         tricks = game["tricks"]
-        for i, col in enumerate(active):
+        for i, column in enumerate(playing):
             if melds is not None:
-                entries[f"{p}c{col}-meld"] = str(melds[i])  # type: ignore[index]
+                entries[F.column_field(n, column + 1, "meld")] = str(melds[i])  # type: ignore[index]
             if tricks is not None:
-                entries[f"{p}c{col}-tricks"] = str(tricks[i])  # type: ignore[index]
+                entries[F.column_field(n, column + 1, "tricks")] = str(tricks[i])  # type: ignore[index]
             if i in game["revoked"]:  # type: ignore[operator]
-                entries[f"{p}c{col}-revoked"] = "on"
-        players = len(layout.players)
-        if game["kind"] == "durch" and table.kind != TableKind.PAIRS:
-            dealer = declarer_col
-        else:
-            dealer = dealer % players + 1
+                entries[F.column_field(n, column + 1, "revoked")] = "on"
+        entered = SheetGame(kind=GameKind(str(game["kind"])), declarer=declarer)
+        following = next_dealer(shape, rules, dealer, entered, shape.sitting_out(dealer))
+        if shape.partners and deals_next(entered.kind) and rules.durch_player_deals_next:
+            following = int(game["declarer_seat"])  # type: ignore[call-overload]
+        dealer = following
     # the scorer adds up the sheet by hand; now and then a sum is off by a few points
     evaluation = evaluate(layout, entries, rules)
     for column, total in evaluation.totals.items():
         slip = rng.choice((-10, 10)) if rng.random() < 0.03 else 0
-        entries[f"written-total-c{column}"] = str(total + slip)
+        entries[F.total_field(column)] = str(total + slip)
     return entries
 
 

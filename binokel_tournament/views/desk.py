@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..forms import EntrantForm, ImportForm, NumberingForm, QuickEntrantForm, TournamentForm
-from ..models import Competition, Entrant, Round, ScoreSheet, SheetStatus, Table, Tournament
-from ..services import registration, results, seating
+from ..models import Competition, Entrant, Round, ScoreSheet, SheetStatus, Tournament
+from ..services import registration, seating
 from ..services.audit import changes as audit_changes
 from ..services.audit import log_action
 from ..services.errors import DeskError
@@ -290,140 +290,6 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             }
         )
     return render(request, "desk/overview.html", {"tournament": t, "rounds": rounds})
-
-
-def _sheet_context(
-    table: Table,
-    entries: dict[str, str],
-    evaluation: results.SheetEvaluation,
-    sheet: ScoreSheet | None,
-) -> dict[str, object]:
-    layout = evaluation.layout
-    rows = []
-    for row in evaluation.rows:
-        rows.append(
-            {
-                "row": row,
-                "dealer_label": layout.dealer_label(row.dealer),
-                "cells": [
-                    {
-                        "column": c,
-                        "meld": entries.get(f"g{row.number}-c{c.number}-meld", ""),
-                        "tricks": entries.get(f"g{row.number}-c{c.number}-tricks", ""),
-                        "revoked": bool(entries.get(f"g{row.number}-c{c.number}-revoked")),
-                        "written": entries.get(f"g{row.number}-c{c.number}-written", ""),
-                        "points": row.points[c.number] if row.points is not None else None,
-                        "running": evaluation.running[c.number][row.number - 1],
-                        "sits_out": row.sits_out == c.number,
-                        "mismatch": c.number in row.written_mismatch,
-                    }
-                    for c in layout.columns
-                ],
-                "kind": entries.get(f"g{row.number}-kind", "played"),
-                "declarer": entries.get(f"g{row.number}-declarer", ""),
-                "bid": entries.get(f"g{row.number}-bid", ""),
-                "dealer": entries.get(f"g{row.number}-dealer", ""),
-                "notrick": bool(entries.get(f"g{row.number}-notrick")),
-                "messages": list(dict.fromkeys(m for ms in row.errors.values() for m in ms)),
-            }
-        )
-    totals = [
-        {
-            "column": c,
-            "total": evaluation.totals[c.number],
-            "written": entries.get(f"written-total-c{c.number}", ""),
-            "mismatch": c.number in evaluation.total_mismatch,
-        }
-        for c in layout.columns
-    ]
-    return {
-        "table": table,
-        "tournament": table.round.tournament,
-        "layout": layout,
-        "evaluation": evaluation,
-        "rows": rows,
-        "totals": totals,
-        "sheet": sheet,
-        "version": sheet.version if sheet else 0,
-        "error_fields": sorted(evaluation.errors),
-        "players": list(enumerate(layout.players, start=1)),
-    }
-
-
-@login_required
-def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    t = get_tournament(slug)
-    table = results.load_table(table_id, t)
-    rules = t.rules()
-    layout = results.sheet_layout(table, rules)
-    stored = (
-        ScoreSheet.objects.filter(table=table).select_related("entered_by", "confirmed_by").first()
-    )
-    conflict = None
-    status = 200
-    if request.method == "POST":
-        entries = results.clean_entries(request.POST)
-        version_text = request.POST.get("version", "0")
-        expected = int(version_text) if version_text.isdigit() else -1  # unknown: a conflict
-        try:
-            outcome = results.save_sheet(
-                table, request.POST, request.user, expected, confirm="confirm" in request.POST
-            )
-        except results.SheetConflict as exc:
-            conflict = exc
-            messages.error(request, exc.message)
-            status = 409
-            stored = exc.sheet
-        except DeskError as exc:
-            messages.error(request, exc.message)
-            status = 400
-        else:
-            if outcome.notice:
-                messages.warning(request, outcome.notice)
-            elif outcome.confirmed:
-                messages.success(request, _("Spielzettel bestätigt."))
-            else:
-                messages.success(request, _("Entwurf gespeichert."))
-            if outcome.confirmed and "confirm" in request.POST and not outcome.notice:
-                nxt = _next_open_table(table)
-                if nxt is not None:
-                    return redirect("desk:sheet", slug=slug, table_id=nxt.pk)
-                return redirect("desk:overview", slug=slug)
-            return redirect("desk:sheet", slug=slug, table_id=table.pk)
-    else:
-        entries = dict(stored.entries) if stored else {}
-    evaluation = results.evaluate(layout, entries, rules)
-    context = _sheet_context(table, entries, evaluation, stored)
-    if conflict is not None:
-        context["conflict_sheet"] = conflict.sheet
-        context["conflict_eval"] = results.evaluate(layout, conflict.sheet.entries, rules)
-        context["version"] = int(request.POST.get("version", "0") or 0)
-    return render(request, "desk/sheet.html", context, status=status)
-
-
-def _next_open_table(table: Table) -> Table | None:
-    return (
-        Table.objects.filter(round=table.round)
-        .exclude(sheet__status=SheetStatus.CONFIRMED)
-        .exclude(pk=table.pk)
-        .order_by("number")
-        .first()
-    )
-
-
-@login_required
-@require_POST
-def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    """htmx: evaluate what is typed so far and return out-of-band fragments (points, running
-    totals, messages, error marks); inputs are never replaced, so the cursor stays put."""
-    t = get_tournament(slug)
-    table = results.load_table(table_id, t)
-    rules = t.rules()
-    layout = results.sheet_layout(table, rules)
-    entries = results.clean_entries(request.POST)
-    evaluation = results.evaluate(layout, entries, rules)
-    context = _sheet_context(table, entries, evaluation, None)
-    return render(request, "desk/_sheet_check.html", context)
 
 
 @login_required

@@ -1,29 +1,94 @@
-// Score sheet helpers: Enter jumps to the next game, the last party's Stiche is 250 minus the others.
+// The desk's score sheet: keyboard flow, the last party's Stiche filled in, a live check that
+// never shows a stale state, and nothing typed ever lost (browser copy + server draft + saves
+// that keep the page when they fail). Fields are found by data-field / data-col, never by name.
 (function () {
   "use strict";
   var form = document.getElementById("sheet");
   if (!form) return;
   var kind = form.dataset.kind;
+  var storeKey = form.dataset.store;
+  var NUMERIC = ["declarer", "bid", "meld", "tricks", "dealer", "written", "written-total"];
+  var KINDS = { g: "played", a: "conceded", d: "durch" };
 
-  function rowInputs(game, selector) {
-    return Array.prototype.slice.call(
-      form.querySelectorAll('tr.game[data-game="' + game + '"] ' + selector));
+  // --- sequence numbers: every typing state gets a larger one, also across reloads ------------
+  var seq = Math.max(Date.now() * 1000, parseInt(form.dataset.draftSeq || "0", 10) + 1);
+  var typedSeq = 0;    // the state of the inputs now
+  var sentSeq = 0;     // the newest state sent to the live check
+  var shownSeq = 0;    // the state the page shows the results of
+  var dirty = form.dataset.restored === "1";
+  var saving = false;
+  function nextSeq() { seq += 1; return seq; }
+
+  function row(game) { return form.querySelector('tr.game[data-game="' + game + '"]'); }
+  function extras(game) { return form.querySelector('tr.extras[data-game="' + game + '"]'); }
+  function field(container, name, col) {
+    if (!container) return null;
+    var sel = '[data-field="' + name + '"]' + (col ? '[data-col="' + col + '"]' : "");
+    return container.querySelector(sel);
+  }
+  function fieldsOf(container, name) {
+    return container ? Array.prototype.slice.call(
+      container.querySelectorAll('[data-field="' + name + '"]')) : [];
+  }
+  function gameOf(el) {
+    var tr = el.closest("tr[data-game]");
+    return tr ? parseInt(tr.dataset.game, 10) : NaN;
   }
 
-  function activeTricks(game) {
-    var inputs = rowInputs(game, "input.tricks");
-    if (kind === "four_sitout") {
-      var dealerInput = form.querySelector('[name="g' + game + '-dealer"]');
-      var dealer = dealerInput ? (dealerInput.value || dealerInput.placeholder) : "";
-      inputs = inputs.filter(function (i) { return i.dataset.col !== dealer; });
-    }
-    return inputs;
+  // --- what the page holds: every sheet field (they all carry data-field) --------------------
+  function entries() {
+    var out = {};
+    form.querySelectorAll("[data-field]").forEach(function (el) {
+      if (el.type === "checkbox") { if (el.checked) out[el.name] = "on"; }
+      else if (el.value.trim() !== "") out[el.name] = el.value.trim();
+    });
+    return out;
+  }
+  function versionInput() { return form.querySelector('input[name="version"]'); }
+
+  // --- the browser's copy: written the moment something is typed ------------------------------
+  function remember() {
+    if (!storeKey) return;
+    try {
+      localStorage.setItem(storeKey, JSON.stringify({
+        seq: typedSeq, version: versionInput().value, entries: entries(), at: Date.now()
+      }));
+    } catch (e) { /* private mode or full: the server draft still keeps it */ }
+  }
+  function forget() { try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ } }
+
+  function restoreFromBrowser() {
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { kept = null; }
+    if (!kept || !kept.entries) return false;
+    if (kept.seq <= parseInt(form.dataset.draftSeq || "0", 10)) { forget(); return false; }
+    var now = entries();
+    if (JSON.stringify(sorted(now)) === JSON.stringify(sorted(kept.entries))) return false;
+    form.querySelectorAll("[data-field]").forEach(function (el) {
+      var v = kept.entries[el.name];
+      if (el.type === "checkbox") el.checked = !!v;
+      else el.value = v === undefined ? "" : v;
+    });
+    if (kept.version !== undefined) versionInput().value = kept.version;
+    seq = Math.max(seq, kept.seq + 1);
+    showProblem(form.dataset.msgRestored || "", "warning");
+    return true;
+  }
+  function sorted(obj) {
+    var out = {};
+    Object.keys(obj).sort().forEach(function (k) { out[k] = obj[k]; });
+    return out;
   }
 
+  // --- the last party's Stiche: 250 minus the others ------------------------------------------
+  function playingTricks(game) {
+    var tr = row(game);
+    return fieldsOf(tr, "tricks").filter(function (i) { return !i.readOnly; });
+  }
   function autofill(game) {
-    var gameKind = form.querySelector('[name="g' + game + '-kind"]').value;
-    if (gameKind === "conceded") return;
-    var inputs = activeTricks(game);
+    var select = field(row(game), "kind");
+    if (!select || select.value === "conceded") return;
+    var inputs = playingTricks(game);
     var open = inputs.filter(function (i) { return i.value.trim() === "" || i.dataset.auto === "1"; });
     if (open.length !== 1) return;
     var sum = 0;
@@ -41,39 +106,231 @@
     last.dataset.auto = "1";
   }
 
+  // --- Tab order: only the fields a game of this kind and dealer can hold ---------------------
+  function applyRow(game) {
+    var tr = row(game);
+    if (!tr) return;
+    var span = document.getElementById("g" + game + "-dealer-name");
+    var out = span ? span.dataset.sitsOut : "";
+    var gameKind = field(tr, "kind").value;
+    tr.classList.toggle("conceded", gameKind === "conceded");
+    tr.classList.toggle("durch", gameKind === "durch");
+    fieldsOf(tr, "meld").concat(fieldsOf(tr, "tricks")).forEach(function (input) {
+      var sitsOut = out !== "" && input.dataset.col === out;
+      var unused = (input.dataset.field === "tricks" && gameKind === "conceded") ||
+                   (input.dataset.field === "meld" && gameKind === "durch");
+      input.readOnly = sitsOut;
+      input.closest("td").classList.toggle("out-col", sitsOut);
+      input.closest("td").classList.toggle("unused", unused && !sitsOut);
+      if (sitsOut || unused) input.setAttribute("tabindex", "-1");
+      else input.removeAttribute("tabindex");
+    });
+  }
+  function applyAll() {
+    form.querySelectorAll("tr.game").forEach(function (tr) { applyRow(tr.dataset.game); });
+  }
+
+  // --- typing ---------------------------------------------------------------------------------
+  function typed() {
+    typedSeq = nextSeq();
+    form.dataset.typed = String(typedSeq);
+    dirty = true;
+    remember();
+    setState("typing");
+  }
   form.addEventListener("input", function (event) {
     var el = event.target;
-    if (!el.classList || !el.classList.contains("tricks")) return;
-    if (el.dataset.auto === "1") delete el.dataset.auto;
-    var row = el.closest("tr.game");
-    if (row) autofill(row.dataset.game);
+    if (el.dataset && el.dataset.field === "tricks") {
+      if (el.dataset.auto === "1") delete el.dataset.auto;
+      autofill(gameOf(el));
+    }
+    typed();
   }, true);
-
-  // After each live check: the effective dealer of every game becomes the dealer field's hint.
-  document.body.addEventListener("htmx:afterSettle", function () {
-    form.querySelectorAll("[data-seat]").forEach(function (span) {
-      var game = span.id.split("-")[0].slice(1);
-      var input = form.querySelector('[name="g' + game + '-dealer"]');
-      if (input) input.placeholder = span.dataset.seat;
-    });
-  });
-
-  // A game changed to "abgeschrieben" has no tricks: drop the ones filled in automatically.
   form.addEventListener("change", function (event) {
     var el = event.target;
-    if (!el.name || !/^g\d+-kind$/.test(el.name) || el.value !== "conceded") return;
-    var game = el.name.split("-")[0].slice(1);
-    rowInputs(game, "input.tricks").forEach(function (i) {
-      if (i.dataset.auto === "1") { i.value = ""; delete i.dataset.auto; }
-    });
+    if (el.dataset && el.dataset.field === "kind") {
+      var game = gameOf(el);
+      if (el.value === "conceded") {
+        // a conceded game has no tricks: drop the ones filled in automatically
+        fieldsOf(row(game), "tricks").forEach(function (i) {
+          if (i.dataset.auto === "1") { i.value = ""; delete i.dataset.auto; }
+        });
+      }
+      applyRow(game);
+    }
+    typed();
   }, true);
 
+  function setKind(game, value) {
+    var select = field(row(game), "kind");
+    if (!select || select.value === value) return;
+    select.value = value;
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  function toggle(box) {
+    if (!box) return;
+    box.checked = !box.checked;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  function firstOpen(game) {
+    var tr = row(game);
+    if (!tr) return document.getElementById("confirm");
+    var order = ["declarer", "bid"].map(function (f) { return field(tr, f); })
+      .concat(Array.prototype.slice.call(tr.querySelectorAll("input.meld, input.tricks"))
+        .filter(function (i) { return i.getAttribute("tabindex") !== "-1"; }));
+    return order.filter(function (i) { return i && i.value.trim() === ""; })[0] || field(tr, "declarer");
+  }
+
   form.addEventListener("keydown", function (event) {
-    if (event.key !== "Enter" || event.target.tagName === "BUTTON") return;
-    event.preventDefault();
-    var row = event.target.closest("tr");
-    var game = row ? parseInt(row.dataset.game, 10) : NaN;
-    var next = isNaN(game) ? null : form.querySelector('[name="g' + (game + 1) + '-declarer"]');
-    (next || document.getElementById("confirm")).focus();
+    var el = event.target;
+    var name = el.dataset ? el.dataset.field : null;
+    var game = gameOf(el);
+    if (event.key === "Enter") {
+      if (el.tagName === "BUTTON") return;
+      event.preventDefault();
+      if (el.closest("tr.extras")) { var back = firstOpen(game); if (back) back.focus(); return; }
+      var next = isNaN(game) ? null : field(row(game + 1), "declarer");
+      (next || document.getElementById("confirm")).focus();
+      return;
+    }
+    if (event.key === "Escape" && el.closest("tr.extras")) {
+      event.preventDefault();
+      var home = firstOpen(game);
+      if (home) home.focus();
+      return;
+    }
+    if (NUMERIC.indexOf(name) < 0 || isNaN(game) || event.ctrlKey || event.altKey ||
+        event.metaKey || event.key.length !== 1) return;
+    var key = event.key.toLowerCase();
+    if (!/[a-z]/.test(key)) return;
+    event.preventDefault();  // the sheet holds numbers only: a letter is a command
+    var col = el.dataset.col;
+    var declarer = field(row(game), "declarer").value.trim();
+    if (KINDS[key]) setKind(game, KINDS[key]);
+    else if (key === "o") toggle(field(extras(game), "notrick"));
+    else if (key === "v") toggle(field(extras(game), "revoked", col || declarer));
+    else if (key === "b") { var d = field(extras(game), "dealer"); if (d) d.focus(); }
+    else if (key === "l") { var w = field(extras(game), "written", col || declarer); if (w) w.focus(); }
   });
+
+  // --- the live check: newest state only, with the sequence it belongs to ---------------------
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.elt !== form) return;
+    sentSeq = typedSeq || nextSeq();
+    event.detail.parameters.draft_seq = String(sentSeq);
+    setState("checking");
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.elt !== form) return;
+    var answered = parseInt(event.detail.xhr.getResponseHeader("X-Sheet-Seq") || "0", 10);
+    if (answered < sentSeq) { event.detail.shouldSwap = false; return; }  // an older reply
+    shownSeq = answered;
+  });
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.elt !== form) return;
+    form.querySelectorAll("[data-seat]").forEach(function (span) {
+      var game = span.id.split("-")[0].slice(1);
+      var input = field(extras(game), "dealer");
+      if (input) input.placeholder = span.dataset.seat;
+    });
+    applyAll();
+    form.dataset.shown = String(shownSeq);
+    setState(shownSeq >= typedSeq ? "saved" : "typing");
+  });
+  document.body.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.elt === form) setState("offline");
+  });
+  document.body.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.elt === form) setState("offline");
+  });
+
+  var retry = null;
+  function setState(state) {
+    form.dataset.state = state;
+    var box = document.getElementById("autosave");
+    if (box && state === "offline") {
+      box.dataset.state = "offline";
+      box.textContent = form.dataset.msgOffline || "";
+      // try again until the server has the newest state
+      if (!retry) retry = window.setTimeout(resend, 4000);
+    }
+  }
+  function resend() {
+    retry = null;
+    if (form.dataset.state === "offline") form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  window.addEventListener("online", resend);
+
+  // --- saving: the page stays as it is when a save fails ---------------------------------------
+  function showProblem(text, level) {
+    var box = document.getElementById("save-problem");
+    if (!box) return;
+    box.hidden = !text;
+    box.firstElementChild.className = level || "error";
+    box.firstElementChild.textContent = text;
+  }
+  form.addEventListener("submit", function (event) {
+    if (!window.fetch || !window.FormData) return;  // plain post
+    event.preventDefault();
+    if (saving) return;
+    saving = true;
+    var data = new FormData(form, event.submitter || undefined);
+    if (event.submitter && event.submitter.name && !data.has(event.submitter.name)) {
+      data.append(event.submitter.name, event.submitter.value);
+    }
+    var buttons = form.querySelectorAll("button[type=submit]");
+    buttons.forEach(function (b) { b.disabled = true; });
+    showProblem("");
+    fetch(form.action || window.location.href, {
+      method: "POST", body: data, credentials: "same-origin",
+      headers: { "X-Sheet-Save": "1", "Accept": "application/json" }
+    }).then(function (response) {
+      var type = response.headers.get("Content-Type") || "";
+      if (type.indexOf("application/json") < 0) return { ok: false, message: form.dataset.msgServer };
+      return response.json();
+    }, function () {
+      return { ok: false, message: form.dataset.msgNetwork };  // no connection: nothing arrived
+    }).then(function (answer) {
+      if (answer.ok) {
+        dirty = false;
+        forget();
+        window.location.assign(answer.redirect);
+        return;
+      }
+      showProblem(answer.message, "error");
+      if (answer.conflict) {
+        document.getElementById("conflict-box").innerHTML = answer.conflict;
+        versionInput().value = String(answer.version);
+        remember();
+      }
+    }).catch(function () {
+      showProblem(form.dataset.msgServer, "error");
+    }).then(function () {
+      saving = false;
+      buttons.forEach(function (b) { b.disabled = false; });
+    });
+  });
+
+  window.addEventListener("beforeunload", function (event) {
+    if (!dirty || saving) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+
+  // --- on load (after htmx has set the form up: both scripts are deferred) ---------------------
+  function start() {
+    applyAll();
+    if (restoreFromBrowser()) {
+      dirty = true;
+      applyAll();
+      typed();
+      form.dispatchEvent(new Event("change", { bubbles: true }));  // check and keep it
+    }
+    var first = firstOpen(parseInt(form.dataset.first || "1", 10));
+    if (first && document.activeElement !== first) first.focus();
+    form.dataset.ready = "1";
+  }
+  // deferred scripts run before DOMContentLoaded, htmx sets the form up in its handler of it
+  if (document.readyState === "complete") start();
+  else document.addEventListener("DOMContentLoaded", start);
 })();

@@ -1,6 +1,7 @@
 """The organiser's path in a real browser, by keyboard: register three entrants, seat them,
-type a full 12-game sheet, watch a validation error appear and disappear, confirm, and find
-the totals on the standings."""
+type a full 12-game sheet (digits plus one key per field), watch a validation error appear and
+disappear, use the letter shortcuts for the extras, confirm, and find the totals on the
+standings."""
 
 from __future__ import annotations
 
@@ -11,15 +12,27 @@ from binokel_tournament.models import Mode, ScoreSheet, SheetStatus
 from binokel_tournament.services.registration import create_tournament
 from tests.support import artifact
 
+from .support import SETTLED, cell, game, login, settle
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def login(page) -> None:
-    page.goto("/anmelden/")
-    page.fill("#id_username", "orga")
-    page.fill("#id_password", "binokel")
-    page.keyboard.press("Enter")
-    page.wait_for_url("**/desk/**")
+class Keys:
+    """The keyboard, counting what the typist presses: digits, and every other key."""
+
+    def __init__(self, page) -> None:
+        self.keyboard = page.keyboard
+        self.digits = 0
+        self.other = 0
+
+    def type(self, text: str) -> None:
+        self.keyboard.type(text)
+        self.digits += sum(ch.isdigit() for ch in text)
+        self.other += sum(not ch.isdigit() for ch in text)
+
+    def press(self, key: str) -> None:
+        self.keyboard.press(key)
+        self.other += 1
 
 
 def test_a_whole_table_by_keyboard(page):
@@ -42,16 +55,17 @@ def test_a_whole_table_by_keyboard(page):
 
     page.goto(f"/desk/{t.slug}/ergebnisse/")
     page.get_by_role("link", name="Nächster offener Zettel").click()
-    page.wait_for_selector("#sheet")
+    page.wait_for_selector("#sheet[data-ready='1']")
+    # the sheet opens with the cursor in game 1
+    assert page.evaluate("document.activeElement.name") == "g1-declarer"
 
-    page.locator('[name="g1-declarer"]').focus()
+    per_game = []
     for n in range(1, 13):
-        kb = page.keyboard
+        kb = Keys(page)
         kb.type("1")
         kb.press("Tab")
         kb.type("155" if n == 1 else "200")
         kb.press("Tab")
-        kb.press("Tab")  # kind: gespielt
         kb.type("60")
         kb.press("Tab")
         kb.type("152")
@@ -62,21 +76,25 @@ def test_a_whole_table_by_keyboard(page):
         kb.press("Tab")
         kb.type("0")
         if n == 1:
-            msg = page.locator("#g1-msg .error")
-            msg.first.wait_for()
-            assert "10" in msg.first.inner_text()  # a bid must be a multiple of 10
-            for _ in range(6):  # back over the melds, tricks and the kind to the bid
-                kb.press("Shift+Tab")
+            settle(page)
+            errors = page.locator("#g1-msg .error")
+            assert "10" in errors.first.inner_text()  # a bid must be a multiple of 10
+            for _ in range(5):  # back over the melds and tricks to the bid
+                page.keyboard.press("Shift+Tab")
             assert page.evaluate("document.activeElement.name") == "g1-bid"
-            kb.press("Control+a")
-            kb.type("200")
-            page.wait_for_function("document.querySelectorAll('#g1-msg .error').length === 0")
+            page.keyboard.press("Control+a")
+            page.keyboard.type("200")
+            settle(page)
+            assert page.locator("#g1-msg .error").count() == 0
         kb.press("Enter")
-    assert page.locator('[name="g12-c3-tricks"]').input_value() == "40"
-    page.wait_for_function(
-        "document.getElementById('sheet-status').textContent.includes('12 von 12')"
-    )
-    assert "keine Fehler" in page.locator("#sheet-status").inner_text()
+        if n > 1:
+            per_game.append((kb.digits, kb.other))
+    # digits plus one key per field: declarer, bid, three melds, two tricks = 7 fields
+    assert set(per_game) == {(1 + 3 + 2 + 3 + 2 + 2 + 1, 7)}
+    assert page.locator(cell(12, 3, "tricks")).input_value() == "40"
+    settle(page)
+    status = page.locator("#sheet-status").inner_text()
+    assert "12 von 12" in status and "keine Fehler" in status
     # Enter on the last game lands on the confirm button
     assert page.evaluate("document.activeElement.id") == "confirm"
     page.screenshot(path=str(artifact("sheet.png")), full_page=True)
@@ -91,3 +109,51 @@ def test_a_whole_table_by_keyboard(page):
     first_row = page.locator("table.standings tbody tr").first.inner_text()
     assert "2.520" in first_row and "1." in first_row
     page.screenshot(path=str(artifact("standings.png")), full_page=True)
+
+
+def test_letters_are_the_extras_without_tabbing_through_them(page):
+    get_user_model().objects.create_user("orga", password="binokel")
+    t = create_tournament("Tastenturnier", modes=[Mode.SINGLES], rounds=1)
+    from binokel_tournament.services.registration import register_entrant
+    from binokel_tournament.services.seating import generate_seating
+
+    competition = t.competitions.get()
+    for name in ("A", "B", "C"):
+        register_entrant(competition, name)
+    generate_seating(competition)
+    table = t.round_set.get().tables.get()
+    login(page)
+    page.goto(f"/desk/{t.slug}/zettel/{table.pk}/")
+    page.wait_for_selector("#sheet[data-ready='1']")
+    kb = page.keyboard
+    # game 1 conceded: "a" in the bid field, then only the melds are in the Tab order
+    kb.type("2")
+    kb.press("Tab")
+    kb.type("170")
+    kb.press("a")
+    assert page.locator(game(1, "kind")).input_value() == "conceded"
+    kb.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "g1-c1-meld"
+    kb.type("40")
+    kb.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "g1-c2-meld"  # tricks skipped
+    kb.press("Enter")
+    # game 2: played, party 3 revoked ("v" in its field), the declarer took no trick ("o")
+    kb.type("1")
+    kb.press("Tab")
+    kb.type("150")
+    kb.press("o")
+    assert page.locator(game(2, "notrick")).is_checked()
+    kb.press("o")
+    assert not page.locator(game(2, "notrick")).is_checked()
+    page.locator(cell(2, 3, "meld")).focus()
+    kb.press("v")
+    assert page.locator(cell(2, 3, "revoked")).is_checked()
+    # "b" goes to the dealer field, Escape comes back to the game
+    kb.press("b")
+    assert page.evaluate("document.activeElement.name") == "g2-dealer"
+    kb.press("Escape")
+    assert page.evaluate("document.activeElement.name") == "g2-c1-meld"
+    page.wait_for_function(SETTLED)
+    assert "170" not in page.locator("#g1-msg").inner_text()
+    assert page.locator("#g1-c1-out").inner_text().startswith("130")  # 90 + meld 40

@@ -295,3 +295,13 @@ def test_signature_labels_are_never_cut(demo):
         assert signature_label(found, column.number, e.start_number, e.display_name)
     sizes = [w["size"] for w in words(result.content, index) if w["text"] == "Unterschrift"]
     assert len(sizes) == 4 and min(sizes) >= 6.5
+
+
+def test_the_round_count_on_the_sheet_is_the_tournaments(demo):
+    """One place for the number of rounds: a 4-round tournament prints "4 Durchgänge"."""
+    demo.rounds = 4
+    demo.save()
+    flat = " ".join(
+        lines(pdf_pages(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)))[0])
+    )
+    assert "4 Durchgänge" in flat and "3 Durchgänge" not in flat

@@ -30,6 +30,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring import RuleSet
+from scoring.tables import table_shape
 
 from ...models import GameKind, Table, TableKind
 from ...services.results import sheet_layout
@@ -109,8 +110,6 @@ LEGEND_LINES = 2
 THIN = 0.35
 THICK = 1.1
 
-SEATS_BY_KIND = {TableKind.THREE: (3, 3), TableKind.PAIRS: (2, 4), TableKind.FOUR_SITOUT: (4, 4)}
-
 
 @dataclass(frozen=True)
 class SheetParty:
@@ -131,16 +130,21 @@ class SheetPlan:
     games: int
 
     def dealer(self, game: int) -> int:
-        """The chair that deals ``game`` in the default rotation: ((g − 1) mod players) + 1."""
-        return (game - 1) % len(self.players) + 1
+        """The chair (1-based) that deals ``game`` in the printed rotation (the sheet engine's;
+        after a Durch the scorer corrects it on paper)."""
+        return table_shape(self.kind).rotation_dealer(game) + 1
 
     def sits_out(self, game: int) -> int | None:
-        """At a 4-table the dealer sits out: the party column that scores 0 in ``game``."""
-        return self.dealer(game) if self.kind == TableKind.FOUR_SITOUT else None
+        """At a 4-table the dealer sits out: the party column (1-based) scoring 0 in ``game``."""
+        shape = table_shape(self.kind)
+        column = shape.sitting_out(shape.rotation_dealer(game))
+        return None if column is None else column + 1
 
     @property
     def scorer(self) -> str:
-        return self.players[2] if len(self.players) > 2 else ""
+        """The player keeping the sheet (the engine's scorer seat), empty on a blank sheet."""
+        seat = table_shape(self.kind).scorer_seat
+        return self.players[seat] if seat < len(self.players) else ""
 
 
 def sheet_plan(table: Table, rules: RuleSet) -> SheetPlan:
@@ -161,7 +165,8 @@ def sheet_plan(table: Table, rules: RuleSet) -> SheetPlan:
 
 
 def blank_plan(round_number: int, kind: str, mode: str, games: int) -> SheetPlan:
-    parties, players = SEATS_BY_KIND[TableKind(kind)]
+    shape = table_shape(kind)
+    parties, players = shape.columns, shape.seats
     return SheetPlan(
         round_number=round_number,
         table_number=None,

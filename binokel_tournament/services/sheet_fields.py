@@ -1,0 +1,254 @@
+"""The desk score sheet's wire format, in one place: the names of its form fields, reading what was
+typed into the engine's typed sheet (``scoring.sheet.SheetInput``), and addressing the engine's
+messages back to the form fields. No other file spells a field name out.
+
+Names (games, columns and seats 1-based, as the desk and the paper sheet number them)::
+
+    g{n}-kind  g{n}-dealer  g{n}-declarer  g{n}-bid  g{n}-notrick
+    g{n}-c{c}-meld  g{n}-c{c}-tricks  g{n}-c{c}-revoked  g{n}-c{c}-written
+    written-total-c{c}
+
+``g{n}-declarer`` is a party column, ``g{n}-dealer`` a seat (dealing order), ``g{n}-notrick`` the
+tick "declarer took no trick", ``-written`` the scorer's own figures. What was typed is kept as
+stripped strings (``ScoreSheet.entries``), so a draft with a typo loses nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from scoring import FieldError, GameKind, PartyInput
+from scoring import messages as M
+from scoring.sheet import GameScore, Problems, SheetGame, SheetInput
+from scoring.tables import TableShape
+
+GAME_FIELDS: Final = ("kind", "dealer", "declarer", "bid", "notrick")
+COLUMN_FIELDS: Final = ("meld", "tricks", "revoked", "written")
+# Fields that say a game was entered (the kind and the dealer alone do not: both have defaults).
+_ENTERED_BY: Final = frozenset({"declarer", "bid", "notrick", *COLUMN_FIELDS})
+_TICKS: Final = frozenset({"notrick", "revoked"})
+MAX_VALUE_LENGTH: Final = 32  # longer input is cut (a sheet holds numbers, never essays)
+_NAME = re.compile(
+    r"^(?:g(?P<game>[1-9][0-9]{0,2})-(?:(?P<gattr>kind|dealer|declarer|bid|notrick)"
+    r"|c(?P<col>[1-9])-(?P<cattr>meld|tricks|revoked|written))"
+    r"|written-total-c(?P<tcol>[1-9]))$"
+)
+_KINDS: Final = frozenset(kind.value for kind in GameKind)
+_NUMBER = re.compile(r"^-?[0-9]{1,9}$")  # ASCII digits only: "²" or "١" are not numbers here
+
+
+def game_field(game: int, attr: str) -> str:
+    """``g{n}-{attr}`` for a field of game ``game`` (1-based)."""
+    if attr not in GAME_FIELDS:
+        raise ValueError(f"no game field {attr!r}")
+    return f"g{game}-{attr}"
+
+
+def column_field(game: int, column: int, attr: str) -> str:
+    """``g{n}-c{c}-{attr}`` for a party column's field (both 1-based)."""
+    if attr not in COLUMN_FIELDS:
+        raise ValueError(f"no column field {attr!r}")
+    return f"g{game}-c{column}-{attr}"
+
+
+def total_field(column: int) -> str:
+    """The scorer's written total of a column (1-based)."""
+    return f"written-total-c{column}"
+
+
+@dataclass(frozen=True)
+class FieldRef:
+    """A parsed field name: ``game`` and ``column`` 1-based, None where the field has none."""
+
+    game: int | None
+    column: int | None
+    attr: str
+
+
+def parse_name(name: str) -> FieldRef | None:
+    """The parts of a sheet field name, or None for any other name."""
+    match = _NAME.match(name)
+    if match is None:
+        return None
+    if match["tcol"]:
+        return FieldRef(None, int(match["tcol"]), "written-total")
+    game = int(match["game"])
+    if match["gattr"]:
+        return FieldRef(game, None, match["gattr"])
+    return FieldRef(game, int(match["col"]), match["cattr"])
+
+
+def clean(data: Mapping[str, object]) -> dict[str, str]:
+    """The sheet's fields of a form post (or of stored entries) as stripped strings; other
+    names and empty values are dropped, control characters removed, over-long values cut."""
+    out: dict[str, str] = {}
+    for key in data:
+        if not isinstance(key, str) or parse_name(key) is None:
+            continue
+        getter = getattr(data, "getlist", None)
+        value = getter(key)[-1] if getter is not None else data[key]
+        if not isinstance(value, str):
+            value = "" if value is None else str(value)
+        value = "".join(ch for ch in value if ch.isprintable()).strip()[:MAX_VALUE_LENGTH]
+        if value:
+            out[key] = value
+    return dict(sorted(out.items(), key=_order))
+
+
+def _order(item: tuple[str, str]) -> tuple[int, int, int, str]:
+    ref = parse_name(item[0])
+    assert ref is not None
+    return (ref.game or 10_000, ref.column or 0, _ATTR_ORDER.get(ref.attr, 99), item[0])
+
+
+_ATTR_ORDER: Final = {
+    name: i for i, name in enumerate((*GAME_FIELDS, *COLUMN_FIELDS, "written-total"))
+}
+
+
+@dataclass(frozen=True)
+class ReadEntries:
+    """What was typed, read as the engine's sheet: ``problems`` are the fields that could not be
+    read (by their engine field), reported by the engine in place of their checks."""
+
+    sheet: SheetInput
+    problems: Problems
+
+
+def read_entries(entries: Mapping[str, str], shape: TableShape, games: int) -> ReadEntries:
+    """The engine's typed sheet from the typed strings (see the names above)."""
+    by_game: dict[int, dict[str, str]] = {}
+    totals: dict[int, str] = {}
+    for key, value in entries.items():
+        ref = parse_name(key)
+        if ref is None:
+            continue
+        if ref.game is None:
+            if ref.column is not None and ref.column <= shape.columns:
+                totals[ref.column] = value
+            continue
+        if ref.game > games or (ref.column is not None and ref.column > shape.columns):
+            continue  # a field that is not on this sheet (a tampered form) is ignored
+        attr = ref.attr if ref.column is None else f"c{ref.column}-{ref.attr}"
+        by_game.setdefault(ref.game, {})[attr] = value
+
+    problems: dict[str, list[FieldError]] = {}
+
+    def number(value: str | None, field: str, offset: int = 0) -> int | None:
+        if value is None:
+            return None
+        if not _NUMBER.match(value):
+            problems.setdefault(field, []).append(FieldError.of(field, M.NOT_AN_INTEGER))
+            return None
+        return int(value) - offset
+
+    sheet_games: list[SheetGame | None] = []
+    for n in range(1, games + 1):
+        typed = by_game.get(n, {})
+        prefix = f"games[{n - 1}]"
+        dealer = number(typed.get("dealer"), f"{prefix}.dealer", offset=1)
+        if not any(_entered_by(attr) for attr in typed):
+            if dealer is None:
+                sheet_games.append(None)
+                continue
+            sheet_games.append(SheetGame(dealer=dealer))  # only a dealer: not a game yet
+            continue
+        kind_text = typed.get("kind", GameKind.PLAYED.value)
+        kind: GameKind | None = None
+        if kind_text in _KINDS:
+            kind = GameKind(kind_text)
+        else:
+            field = f"{prefix}.kind"
+            problems.setdefault(field, []).append(
+                FieldError.of(field, M.UNKNOWN_KIND, value=kind_text)
+            )
+        declarer = number(typed.get("declarer"), f"{prefix}.declarer", offset=1)
+        columns: list[PartyInput] = []
+        revoked: list[int] = []
+        written: list[int | None] = []
+        for c in range(shape.columns):
+            p = f"c{c + 1}-"
+            cprefix = f"{prefix}.columns[{c}]"
+            took = False if "notrick" in typed and declarer == c else None
+            columns.append(
+                PartyInput(
+                    meld=number(typed.get(p + "meld"), f"{cprefix}.meld"),
+                    tricks=number(typed.get(p + "tricks"), f"{cprefix}.tricks"),
+                    took_trick=took,
+                )
+            )
+            if p + "revoked" in typed:
+                revoked.append(c)
+            written.append(number(typed.get(p + "written"), f"{prefix}.written[{c}]"))
+        sheet_games.append(
+            SheetGame(
+                kind=kind,
+                declarer=declarer,
+                bid=number(typed.get("bid"), f"{prefix}.bid"),
+                columns=tuple(columns),
+                revoked=tuple(revoked),
+                dealer=dealer,
+                written=tuple(written) if any(w is not None for w in written) else (),
+            )
+        )
+    while sheet_games and sheet_games[-1] is None:
+        sheet_games.pop()
+    written_totals = tuple(
+        number(totals.get(c + 1), f"written_totals[{c}]") for c in range(shape.columns)
+    )
+    return ReadEntries(
+        SheetInput(
+            table=shape.kind,
+            games=tuple(sheet_games),
+            written_totals=written_totals if any(t is not None for t in written_totals) else (),
+        ),
+        MappingProxyType({k: tuple(v) for k, v in problems.items()}),
+    )
+
+
+def _entered_by(attr: str) -> bool:
+    return attr.split("-")[-1] in _ENTERED_BY
+
+
+_ENGINE_FIELD = re.compile(
+    r"^games\[(?P<game>\d+)\](?:\.(?P<rest>.*))?$|^written_totals\[(?P<tcol>\d+)\]$"
+)
+_REST = re.compile(
+    r"^(?:columns(?:\[(?P<col>\d+)\](?:\.(?P<attr>\w+))?)?|written\[(?P<wcol>\d+)\])$"
+)
+
+
+def form_field(engine_field: str, games: tuple[GameScore, ...], columns: int) -> str:
+    """The form field an engine message belongs to (``games[3].columns[1].tricks`` →
+    ``g4-c2-tricks``). A message about a game as a whole goes to its declarer field, the trick
+    sum to the last playing party's tricks, "took no trick" to the tick."""
+    match = _ENGINE_FIELD.match(engine_field)
+    if match is None:
+        return game_field(1, "declarer")
+    if match["tcol"] is not None:
+        return total_field(int(match["tcol"]) + 1)
+    index = int(match["game"])
+    n = index + 1
+    rest = match["rest"] or ""
+    if rest in ("kind", "dealer", "declarer", "bid"):
+        return game_field(n, rest)
+    inner = _REST.match(rest)
+    if inner is None:
+        return game_field(n, "declarer")  # revoked and anything about the whole game
+    if inner["wcol"] is not None:
+        return column_field(n, int(inner["wcol"]) + 1, "written")
+    column = int(inner["col"]) if inner["col"] is not None else None
+    attr = inner["attr"]
+    if column is None:  # e.g. the tricks do not add up to 250
+        sits_out = games[index].sits_out if index < len(games) else None
+        playing = [c for c in range(columns) if c != sits_out]
+        return column_field(n, playing[-1] + 1, "tricks")
+    if attr == "took_trick":
+        return game_field(n, "notrick")
+    if attr in ("meld", "tricks"):
+        return column_field(n, column + 1, attr)
+    return column_field(n, column + 1, "meld")

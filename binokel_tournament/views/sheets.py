@@ -1,0 +1,280 @@
+"""The desk's score sheet: typing with a live check that also keeps a private working draft
+(autosave), saving versions (retries recognised by a submission key), confirming.
+
+Nothing typed is lost: the page keeps every value in the browser (localStorage) the moment it is
+typed, the live check keeps it on the server as the typist's draft, and a save that fails for any
+reason leaves the page as it was and says so. Saves from the page's script are answered with
+JSON (the page stays put on an error); without script the form posts and redirects as usual."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..models import ScoreSheet, SheetDraft, SheetStatus, Table
+from ..services import results
+from ..services import sheet_fields as F
+from ..services.errors import DeskError
+from .common import get_tournament
+
+_SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")
+
+
+def _version(text: str) -> int | None:
+    """The form's ``version`` (the sheet version the page was typed on), None when it is not a
+    small whole number (a tampered or broken form)."""
+    return int(text) if _SMALL_NUMBER.match(text) else None
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.headers.get("X-Sheet-Save") == "1"
+
+
+def _cells(evaluation: results.SheetEvaluation) -> list[dict[str, Any]]:
+    """Per game: its row of the evaluation and every input's name and value."""
+    layout = evaluation.layout
+    entries = evaluation.entries
+    rows = []
+    for row in evaluation.rows:
+        n = row.number
+
+        def value(name: str) -> str:
+            return entries.get(name, "")
+
+        names = {a: F.game_field(n, a) for a in F.GAME_FIELDS}
+        cells = []
+        for c in layout.columns:
+            cnames = {a: F.column_field(n, c.number, a) for a in F.COLUMN_FIELDS}
+            cells.append(
+                {
+                    "column": c,
+                    "names": cnames,
+                    "meld": value(cnames["meld"]),
+                    "tricks": value(cnames["tricks"]),
+                    "revoked": bool(value(cnames["revoked"])),
+                    "written": value(cnames["written"]),
+                    "points": row.points[c.number] if row.points is not None else None,
+                    "running": evaluation.running[c.number][n - 1],
+                    "sits_out": row.sits_out == c.number,
+                    "mismatch": c.number in row.written_mismatch,
+                    "error": any(cnames[a] in evaluation.errors for a in ("meld", "tricks")),
+                }
+            )
+        rows.append(
+            {
+                "row": row,
+                "names": names,
+                "dealer_label": layout.dealer_label(row.dealer),
+                "cells": cells,
+                "kind": value(names["kind"]) or "played",
+                "declarer": value(names["declarer"]),
+                "bid": value(names["bid"]),
+                "dealer": value(names["dealer"]),
+                "notrick": bool(value(names["notrick"])),
+                "messages": list(dict.fromkeys(m for ms in row.errors.values() for m in ms)),
+            }
+        )
+    return rows
+
+
+def _context(
+    table: Table,
+    evaluation: results.SheetEvaluation,
+    sheet: ScoreSheet | None,
+    version: int,
+) -> dict[str, object]:
+    layout = evaluation.layout
+    totals = [
+        {
+            "column": c,
+            "name": F.total_field(c.number),
+            "total": evaluation.totals[c.number],
+            "written": evaluation.entries.get(F.total_field(c.number), ""),
+            "mismatch": c.number in evaluation.total_mismatch,
+        }
+        for c in layout.columns
+    ]
+    rows = _cells(evaluation)
+    first_open = next((r["row"].number for r in rows if not r["row"].entered), 1)
+    return {
+        "table": table,
+        "tournament": table.round.tournament,
+        "layout": layout,
+        "evaluation": evaluation,
+        "rows": rows,
+        "totals": totals,
+        "sheet": sheet,
+        "version": version,
+        "first_open": first_open,
+        "error_fields": sorted(evaluation.errors),
+        "players": list(enumerate(layout.players, start=1)),
+        "msg_colspan": 4 + 3 * len(layout.columns),
+        "submission": uuid.uuid4().hex,
+    }
+
+
+@login_required
+def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    t = get_tournament(slug)
+    table = results.load_table(table_id, t)
+    if request.method == "POST":
+        return _save(request, table)
+    stored = _stored(table)
+    entries = results.entries_snapshot(stored.entries) if stored else {}
+    version = stored.version if stored else 0
+    draft = results.draft_of(table, request.user)
+    restored: SheetDraft | None = None
+    if draft is not None and results.entries_snapshot(draft.entries) != entries:
+        restored = draft
+        entries = results.entries_snapshot(draft.entries)
+        version = draft.base_version  # saving it against a newer version shows the conflict
+    evaluation = results.evaluate_table(table, entries)
+    context = _context(table, evaluation, stored, version)
+    context["restored"] = restored
+    context["draft_seq"] = draft.seq if draft is not None else 0
+    return render(request, "desk/sheet.html", context)
+
+
+def _stored(table: Table) -> ScoreSheet | None:
+    return (
+        ScoreSheet.objects.filter(table=table).select_related("entered_by", "confirmed_by").first()
+    )
+
+
+def _save(request: HttpRequest, table: Table) -> HttpResponse:
+    entries = F.clean(request.POST)
+    evaluation = results.evaluate_table(table, entries)  # once per request
+    version_text = request.POST.get("version", "")
+    expected = _version(version_text)
+    context = _context(table, evaluation, None, expected or 0)
+    if expected is None:
+        message = _(
+            "Das Formular ist veraltet oder beschädigt (Version „%(version)s“). Es wurde nichts "
+            "gespeichert; Ihre Eingaben stehen unverändert unten. Bitte erneut speichern."
+        ) % {"version": version_text[:20]}
+        return _failed(request, context, message, status=400)
+    submission = _submission_key(request.POST.get("submission", ""), entries, request.POST)
+    try:
+        outcome = results.save_evaluated(
+            evaluation, request.user, expected, "confirm" in request.POST, submission
+        )
+    except results.SheetConflict as exc:
+        other = exc.sheet
+        context["conflict_sheet"] = other
+        context["conflict_eval"] = results.evaluate_table(
+            table, results.entries_snapshot(other.entries)
+        )
+        # saving again takes the typed values as the version after the other person's
+        context["version"] = other.version
+        return _failed(request, context, exc.message, status=409)
+    except DeskError as exc:
+        return _failed(request, context, exc.message, status=400)
+    if outcome.repeated:
+        text = _("Schon gespeichert (Version %(version)s).") % {"version": outcome.sheet.version}
+        messages.info(request, text)
+    elif outcome.notice:
+        messages.warning(request, outcome.notice)
+    elif outcome.confirmed:
+        messages.success(request, _("Spielzettel bestätigt."))
+    else:
+        messages.success(request, _("Entwurf gespeichert."))
+    target = reverse("desk:sheet", args=[table.round.tournament.slug, table.pk])
+    if outcome.confirmed and "confirm" in request.POST and not outcome.notice:
+        nxt = _next_open_table(table)
+        slug = table.round.tournament.slug
+        target = (
+            reverse("desk:sheet", args=[slug, nxt.pk])
+            if nxt is not None
+            else reverse("desk:overview", args=[slug])
+        )
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "redirect": target, "version": outcome.sheet.version})
+    return redirect(target)
+
+
+def _submission_key(key: str, entries: Mapping[str, str], post: Mapping[str, object]) -> str:
+    """The page's key for this save together with what it saves: the same page posting the
+    same values again is the same save; changed values are a new one."""
+    key = re.sub(r"[^0-9a-f]", "", key)[:32]
+    if not key:
+        return ""
+    content = repr((sorted(entries.items()), "confirm" in post)).encode()
+    return f"{key}-{hashlib.sha256(content).hexdigest()[:24]}"
+
+
+def _failed(
+    request: HttpRequest, context: dict[str, object], message: str, status: int
+) -> HttpResponse:
+    """A save that did not happen: the page keeps every typed value and says why."""
+    table = context["table"]
+    assert isinstance(table, Table)
+    context["sheet"] = _stored(table)
+    if _wants_json(request):
+        payload: dict[str, object] = {"ok": False, "message": message}
+        if "conflict_sheet" in context:
+            payload["version"] = context["version"]
+            payload["conflict"] = render_to_string(
+                "desk/_sheet_conflict.html", context, request=request
+            )
+        return JsonResponse(payload, status=status)
+    messages.error(request, message)
+    return render(request, "desk/sheet.html", context, status=status)
+
+
+def _next_open_table(table: Table) -> Table | None:
+    return (
+        Table.objects.filter(round=table.round)
+        .exclude(sheet__status=SheetStatus.CONFIRMED)
+        .exclude(pk=table.pk)
+        .order_by("number")
+        .first()
+    )
+
+
+@login_required
+@require_POST
+def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """htmx, on every pause in typing: evaluate what is typed so far, keep it as the typist's
+    working draft, and return out-of-band fragments (points, running totals, messages, error
+    marks, the autosave state); inputs are never replaced, so the cursor stays put. The reply
+    carries the request's sequence number, so the page can ignore a reply that is out of date."""
+    t = get_tournament(slug)
+    table = results.load_table(table_id, t)
+    entries = F.clean(request.POST)
+    evaluation = results.evaluate_table(table, entries)
+    version = _version(request.POST.get("version", "")) or 0
+    seq_text = request.POST.get("draft_seq", "")
+    seq = int(seq_text) if re.fullmatch(r"[0-9]{1,18}", seq_text) else None
+    kept = None
+    if seq is not None:
+        kept = results.keep_draft(table, request.user, entries, seq, version)
+    context = _context(table, evaluation, None, version)
+    context["autosaved"] = seq is not None
+    context["draft"] = kept
+    response = render(request, "desk/_sheet_check.html", context)
+    if seq is not None:
+        response["X-Sheet-Seq"] = str(seq)
+    return response
+
+
+@login_required
+@require_POST
+def sheet_discard(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """Throw away the typist's unsaved draft: the sheet shows its saved version again."""
+    t = get_tournament(slug)
+    table = results.load_table(table_id, t)
+    results.discard_draft(table, request.user)
+    messages.info(request, _("Ungespeicherte Eingaben verworfen."))
+    return redirect("desk:sheet", slug=slug, table_id=table.pk)

@@ -1,0 +1,41 @@
+"""Helpers for the browser tests: logging in, the sheet's fields by the desk's own names, and
+waiting until the live check shows the newest typing state."""
+
+from __future__ import annotations
+
+from binokel_tournament.services import sheet_fields as F
+
+SETTLED = (
+    "(() => { const f = document.getElementById('sheet'); return f && f.dataset.ready === '1'"
+    " && (!f.dataset.typed || f.dataset.shown === f.dataset.typed); })()"
+)
+
+
+def login(page, username: str = "orga", password: str = "binokel") -> None:
+    page.goto("/anmelden/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/desk/**")
+
+
+def game(n: int, attr: str) -> str:
+    return f'[name="{F.game_field(n, attr)}"]'
+
+
+def cell(n: int, column: int, attr: str) -> str:
+    return f'[name="{F.column_field(n, column, attr)}"]'
+
+
+def settle(page) -> None:
+    """Wait until the page shows the live check of exactly what is typed now."""
+    page.wait_for_function(SETTLED)
+
+
+def type_game(page, n: int, declarer: str, bid: str, melds, tricks) -> None:
+    page.locator(game(n, "declarer")).fill(declarer)
+    page.locator(game(n, "bid")).fill(bid)
+    for col, value in melds.items():
+        page.locator(cell(n, col, "meld")).fill(value)
+    for col, value in tricks.items():
+        page.locator(cell(n, col, "tricks")).fill(value)
