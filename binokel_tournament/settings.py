@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -114,9 +115,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     )
     # Tests use a file too (not shared-cache memory, which fails at once with "table is locked"
-    # when the live server's threads write concurrently instead of waiting).
+    # when the live server's threads write concurrently instead of waiting); one per test
+    # process, so two test runs side by side never share it.
     DATABASES["default"]["TEST"] = {
-        "NAME": str(Path(DATABASES["default"]["NAME"]).with_name("test.sqlite3"))
+        "NAME": str(Path(tempfile.gettempdir()) / f"binokel-test-{os.getpid()}.sqlite3")
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -64,6 +64,16 @@ class TableShape:
             raise ValueError(f"a {self.kind} table has no column {column}")
         return (column, column + self.columns) if self.partners else (column,)
 
+    def player_of_seat(self, seat: int) -> tuple[int, int]:
+        """(column, which of the column's players) of the player in ``seat``: at a pair table
+        seat 0 is the first pair's first player, seat 2 its second (the partner)."""
+        column = self.column_of_seat(seat)
+        return column, self.seats_of_column(column).index(seat)
+
+    def deals_first(self, column: int) -> bool:
+        """Whether a player of ``column`` deals game 1."""
+        return FIRST_DEALER in self.seats_of_column(column)
+
     def next_dealer(self, seat: int) -> int:
         """The seat dealing after ``seat`` in the printed rotation."""
         self._check_seat(seat)

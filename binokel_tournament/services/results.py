@@ -80,12 +80,15 @@ def sheet_layout(table: Table, rules: RuleSet | None = None) -> SheetLayout:
     columns = tuple(Column(s.position, s.entrant) for s in seats)
     players: list[str] = []
     for seat in range(shape.seats):
-        column = shape.column_of_seat(seat)
+        column, which = shape.player_of_seat(seat)
         entrant = columns[column].entrant
-        # at a pair table a column's first seat is the named player, its second the partner
-        second = shape.seats_of_column(column).index(seat) == 1
-        players.append(f"{entrant.partner if second else entrant.name} ({entrant.start_number})")
+        players.append(f"{person(entrant, which)} ({entrant.start_number})")
     return SheetLayout(table, shape, columns, tuple(players), rules.games_for(table.kind))
+
+
+def person(entrant: Entrant, which: int) -> str:
+    """One player of an entrant: the named player (0) or, of a pair, the partner (1)."""
+    return entrant.partner if which == 1 else entrant.name
 
 
 @dataclass

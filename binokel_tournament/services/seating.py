@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 import pairing
+from scoring.tables import table_shape
 
 from ..models import Competition, Entrant, Mode, Round, ScoreSheet, Seat, Table, Tournament
 from .audit import log_action
@@ -256,6 +257,27 @@ class SeatInfo:
     position: int
     table_kind: str
     companions: tuple[str, ...]
+    deals_first: bool = False  # the entrant (at a pair table: the named player) deals game 1
+    keeps_score: bool = False  # the entrant (at a pair table: the partner) keeps the sheet
+
+    @property
+    def pair(self) -> bool:
+        return table_shape(self.table_kind).partners
+
+
+def seat_info(seat: Seat, companions: tuple[str, ...]) -> SeatInfo:
+    """Where an entrant sits in one round, with the roles the engine gives that seat."""
+    shape = table_shape(seat.table.kind)
+    column = seat.position - 1
+    return SeatInfo(
+        seat.table.round.number,
+        seat.table.number,
+        seat.position,
+        seat.table.kind,
+        companions,
+        deals_first=shape.deals_first(column),
+        keeps_score=shape.scorer_column == column,
+    )
 
 
 def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, list[SeatInfo]]]:
@@ -279,13 +301,6 @@ def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, li
     )
     by_entrant: dict[int, list[SeatInfo]] = defaultdict(list)
     for seat in seats:
-        by_entrant[seat.entrant_id].append(
-            SeatInfo(
-                seat.table.round.number,
-                seat.table.number,
-                seat.position,
-                seat.table.kind,
-                tuple(str(s.entrant) for s in seat.table.seats.all() if s.pk != seat.pk),
-            )
-        )
+        companions = tuple(str(s.entrant) for s in seat.table.seats.all() if s.pk != seat.pk)
+        by_entrant[seat.entrant_id].append(seat_info(seat, companions))
     return [(e, by_entrant.get(e.pk, [])) for e in found]

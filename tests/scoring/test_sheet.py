@@ -138,6 +138,9 @@ def test_pair_columns_are_the_crosswise_seats():
     assert [shape.column_of_seat(s) for s in range(4)] == [0, 1, 0, 1]
     assert shape.seats_of_column(0) == (0, 2) and shape.seats_of_column(1) == (1, 3)
     assert shape.scorer_seat == 2 and shape.scorer_column == 0
+    # the first pair's named player deals game 1, the partner opposite keeps the sheet
+    assert shape.player_of_seat(0) == (0, 0) and shape.player_of_seat(2) == (0, 1)
+    assert shape.deals_first(0) and not shape.deals_first(1)
     assert table_shape("three").scorer_column == 2
     assert table_shape("four_sitout").playing_columns(2) == (0, 1, 3)
 

@@ -255,3 +255,17 @@ def test_odd_round_and_page_parameters_are_ignored_not_errors(client, seated):
         (reverse("public:beamer", args=[seated.slug, "singles"]), {"page": "9" * 30}),
     ]:
         assert client.get(url, params).status_code == 200
+
+
+def test_where_do_i_sit_names_the_roles_the_engine_gives_each_seat(client, seated):
+    from binokel_tournament.models import Seat
+
+    url = reverse("public:where", args=[seated.slug])
+    for seat in Seat.objects.filter(table__round__number=1).select_related("table", "entrant"):
+        page = client.get(url, {"q": str(seat.entrant.start_number)}).content.decode()
+        line = next(x for x in page.split("<li>") if x.startswith("1. Durchgang"))
+        pair = seat.table.kind == TableKind.PAIRS
+        first, third = seat.position == 1, seat.position == 3
+        assert ("gibt das erste Spiel, Partner/in schreibt" in line) == (pair and first)
+        assert ("(gibt das erste Spiel)" in line) == (not pair and first)
+        assert ("(schreibt)" in line) == (not pair and third)

@@ -1,8 +1,7 @@
 """The PDFs' data, loaded in a few queries and handed to the renderers as plain dataclasses.
 
-Seat order follows the plan (RULES.md): the first-named deals game 1, dealing moves on seat by
-seat, the third-named keeps the score sheet. At a pair table the partners sit crosswise, so the
-four chairs are: pair 1, pair 2, pair 1's partner, pair 2's partner."""
+Who sits in which chair, who deals first and who keeps score come from the engine's seat roles
+(``scoring.tables``)."""
 
 from __future__ import annotations
 
@@ -11,10 +10,10 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from ...models import Round, Seat, Table, TableKind
+from scoring.tables import FIRST_DEALER, SCORER_SEAT, table_shape
 
-FIRST_DEALER_SEAT = 1
-SCORER_SEAT = 3
+from ...models import Round, Seat, Table
+from ...services.results import person
 
 
 @dataclass(frozen=True)
@@ -27,11 +26,11 @@ class Player:
 
     @property
     def deals_first(self) -> bool:
-        return self.seat == FIRST_DEALER_SEAT
+        return self.seat - 1 == FIRST_DEALER
 
     @property
     def keeps_score(self) -> bool:
-        return self.seat == SCORER_SEAT
+        return self.seat - 1 == SCORER_SEAT
 
 
 @dataclass(frozen=True)
@@ -57,16 +56,14 @@ def load_tables(rounds: Iterable[Round]) -> list[Table]:
 
 
 def players_of(table: Table) -> tuple[Player, ...]:
-    seats = sorted(table.seats.all(), key=lambda s: s.position)
-    entrants = [s.entrant for s in seats]
-    if table.kind == TableKind.PAIRS:
-        people = [(e, e.name) for e in entrants] + [(e, e.partner) for e in entrants]
-    else:
-        people = [(e, e.name) for e in entrants]
-    return tuple(
-        Player(seat, e.start_number, name, e.display_name, e.club)
-        for seat, (e, name) in enumerate(people, start=1)
-    )
+    shape = table_shape(table.kind)
+    entrants = [s.entrant for s in sorted(table.seats.all(), key=lambda s: s.position)]
+    players = []
+    for seat in range(shape.seats):
+        column, which = shape.player_of_seat(seat)
+        e = entrants[column]
+        players.append(Player(seat + 1, e.start_number, person(e, which), e.display_name, e.club))
+    return tuple(players)
 
 
 def table_plan(table: Table) -> TablePlan:
