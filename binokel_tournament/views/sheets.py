@@ -248,7 +248,8 @@ def _next_open_table(table: Table) -> Table | None:
 def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """htmx, on every pause in typing: evaluate what is typed so far, keep it as the typist's
     working draft, and return out-of-band fragments (points, running totals, messages, error
-    marks, the autosave state); inputs are never replaced, so the cursor stays put. The reply
+    marks, the autosave state); inputs are never replaced, so the cursor stays put. The page
+    sends one check at a time and queues only the newest state (``hx-sync``); the reply
     carries the request's sequence number, so the page can ignore a reply that is out of date."""
     t = get_tournament(slug)
     table = results.load_table(table_id, t)
