@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,9 +17,13 @@ from ..services import registration, results, seating
 from ..services.audit import changes as audit_changes
 from ..services.audit import log_action
 from ..services.errors import DeskError
+from ..services.hall import first_open_table, hall_view
 from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
+
+AUDIT_PAGE_SIZE = 100  # entries per page of the audit log
+AUDIT_CHANGES_SHOWN = 60  # changed fields shown per entry
 
 
 @login_required
@@ -81,6 +86,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
     competitions = list(t.competitions.all())
     rounds = list(t.round_set.all())
+    played = seating.played_rounds(rounds)
     stats = []
     for c in competitions:
         stats.append(
@@ -88,7 +94,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "competition": c,
                 "entrants": c.entrants.filter(withdrawn=False).count(),
                 "seated": c.tables.exists(),
-                "plan": seating.plan_status(c),
+                "plan": seating.plan_status(c, played),
             }
         )
     return render(
@@ -228,23 +234,23 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         except DeskError as exc:
             messages.error(request, exc.message)
         return redirect("desk:seating", slug=slug)
-    blocks = []
-    for c in t.competitions.all():
-        blocks.append(
-            {
-                "competition": c,
-                "quality": seating.seating_quality(c),
-                "status": seating.plan_status(c),
-            }
-        )
-    rounds = (
-        Round.objects.filter(tournament=t)
-        .prefetch_related("tables__seats__entrant", "tables__competition")
-        .order_by("number")
+    hall = hall_view(
+        t,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        seats=True,
     )
-    return render(
-        request, "desk/seating.html", {"tournament": t, "blocks": blocks, "rounds": rounds}
-    )
+    played = seating.played_rounds(hall.rounds)
+    blocks = [
+        {
+            "competition": c,
+            "figures": seating.seating_figures(c, played),
+            "status": seating.plan_status(c, played),
+        }
+        for c in t.competitions.all()
+    ]
+    return render(request, "desk/seating.html", {"tournament": t, "blocks": blocks, "hall": hall})
 
 
 @login_required
@@ -256,40 +262,44 @@ def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         seating.set_round_locked(round_obj, request.POST.get("locked") == "1", request.user)
     except DeskError as exc:
         messages.error(request, exc.message)
-    return redirect("desk:seating", slug=slug)
+    return redirect(reverse("desk:seating", args=[slug]) + f"?round={round_obj.number}")
 
 
 @login_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
-    rounds = []
-    for r in t.round_set.order_by("number"):
-        tables = list(r.tables.select_related("competition").order_by("number"))
-        sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__round=r)}
-        rows = []
-        for table in tables:
-            sheet = sheets.get(table.pk)
-            if sheet is None:
-                state = "missing"
-            elif sheet.status == SheetStatus.CONFIRMED:
-                state = "confirmed"
-            elif sheet.complete and not sheet.error_count:
-                state = "ready"  # complete and valid, waiting to be confirmed
-            else:
-                state = "draft"
-            rows.append({"table": table, "sheet": sheet, "state": state})
-        rounds.append(
-            {
-                "round": r,
-                "rows": rows,
-                "missing": sum(1 for x in rows if x["state"] == "missing"),
-                "drafts": sum(1 for x in rows if x["state"] in {"draft", "ready"}),
-                "confirmed": sum(1 for x in rows if x["state"] == "confirmed"),
-                "mismatch": sum(1 for x in rows if x["sheet"] and x["sheet"].scorer_mismatch),
-                "next_missing": next((x["table"] for x in rows if x["state"] != "confirmed"), None),
-            }
-        )
-    return render(request, "desk/overview.html", {"tournament": t, "rounds": rounds})
+    hall = hall_view(
+        t,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        sheets=True,
+    )
+    rows = [
+        {"table": table, "sheet": sheet_of(table), "state": sheet_state(table)}
+        for table in hall.tables
+    ]
+    return render(
+        request,
+        "desk/overview.html",
+        {"tournament": t, "hall": hall, "rows": rows, "next_missing": first_open_table(hall)},
+    )
+
+
+def sheet_of(table: Table) -> ScoreSheet | None:
+    return getattr(table, "sheet", None)
+
+
+def sheet_state(table: Table) -> str:
+    """missing, draft, ready (complete and valid, waiting to be confirmed) or confirmed."""
+    sheet = sheet_of(table)
+    if sheet is None:
+        return "missing"
+    if sheet.status == SheetStatus.CONFIRMED:
+        return "confirmed"
+    if sheet.complete and not sheet.error_count:
+        return "ready"
+    return "draft"
 
 
 def _sheet_context(
@@ -446,9 +456,17 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 @login_required
 def audit(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
-    log = t.audit_log.select_related("user")
+    log = t.audit_log.select_related("user").order_by("-id")
     object_type, object_id = request.GET.get("type", ""), request.GET.get("id", "")
     if object_type and object_id:
         log = log.filter(object_type=object_type, object_id=object_id)
-    entries = [{"entry": e, "changes": audit_changes(e.before, e.after)[:60]} for e in log[:300]]
-    return render(request, "desk/audit.html", {"tournament": t, "entries": entries})
+    before = request.GET.get("vor", "")
+    if before.isdigit() and len(before) < 12:  # older entries, page by page
+        log = log.filter(id__lt=int(before))
+    page = list(log[: AUDIT_PAGE_SIZE + 1])
+    entries = [
+        {"entry": e, "changes": audit_changes(e.before, e.after)[:AUDIT_CHANGES_SHOWN]}
+        for e in page[:AUDIT_PAGE_SIZE]
+    ]
+    older = page[AUDIT_PAGE_SIZE - 1].pk if len(page) > AUDIT_PAGE_SIZE else None
+    return render(request, "desk/audit.html", {"tournament": t, "entries": entries, "older": older})
