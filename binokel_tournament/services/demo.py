@@ -133,12 +133,24 @@ def demo_slug(singles: int = DEMO_SINGLES, pairs: int = DEMO_PAIRS) -> str:
     return f"{DEMO_SLUG}-{singles}-{pairs}"
 
 
+def demo_name(singles: int = DEMO_SINGLES, pairs: int = DEMO_PAIRS) -> str:
+    """The demo's name: the classic demo's, or one that names the field's size."""
+    if (singles, pairs) == (DEMO_SINGLES, DEMO_PAIRS):
+        return DEMO_NAME
+    return _("%(name)s (%(singles)s Einzel, %(pairs)s Paare)") % {
+        "name": DEMO_NAME,
+        "singles": singles,
+        "pairs": pairs,
+    }
+
+
 def create_demo(
     singles: int = DEMO_SINGLES,
     pairs: int = DEMO_PAIRS,
     scored_rounds: int = 2,
     seed: int = 2026,
     slug: str = DEMO_SLUG,
+    name: str = DEMO_NAME,
 ) -> tuple[Tournament, bool]:
     """Create the demo tournament unless it exists; returns (tournament, created).
 
@@ -152,13 +164,6 @@ def create_demo(
     if singles < 0 or pairs < 0 or not singles + pairs:
         raise DeskError(_("Die Demo braucht Teilnehmer in mindestens einer Wertung."))
     rng = random.Random(seed)
-    name = DEMO_NAME
-    if (singles, pairs) != (DEMO_SINGLES, DEMO_PAIRS):
-        name = _("%(name)s (%(singles)s Einzel, %(pairs)s Paare)") % {
-            "name": DEMO_NAME,
-            "singles": singles,
-            "pairs": pairs,
-        }
     modes = [mode for mode, count in ((Mode.SINGLES, singles), (Mode.PAIRS, pairs)) if count]
     with transaction.atomic():
         tournament = create_tournament(

@@ -135,6 +135,8 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "competition": competition,
             "form": form,
             "entrants": competition.entrants.order_by("start_number"),
+            # one reverse() for the whole list, not one per entrant: "{edit}{pk}/"
+            "edit_url": reverse("desk:entrant_edit", args=[slug, 0]).removesuffix("0/"),
             "import_form": ImportForm(),
             "numbering_form": NumberingForm(),
         },

@@ -11,6 +11,7 @@ from ...services.demo import (
     DEMO_PASSWORD,
     DEMO_SINGLES,
     create_demo,
+    demo_name,
     demo_slug,
 )
 from ...services.errors import DeskError
@@ -51,7 +52,12 @@ class Command(BaseCommand):
         start = time.perf_counter()
         try:
             tournament, created = create_demo(
-                singles, pairs, opts["scored_rounds"], opts["seed"], slug=slug
+                singles,
+                pairs,
+                opts["scored_rounds"],
+                opts["seed"],
+                slug=slug,
+                name=demo_name(singles, pairs),
             )
         except DeskError as exc:
             raise CommandError(exc.message) from exc
