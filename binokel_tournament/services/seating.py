@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -118,16 +118,27 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
         _renumber_round(round_obj)
 
 
+RENUMBER_OFFSET = 1_000_000  # out of the way of the unique (round, number) while moving
+
+
 def _renumber_round(round_obj: Round) -> None:
-    tables = list(round_obj.tables.select_related("competition").order_by("number"))
-    tables.sort(key=lambda t: (t.competition.mode != Mode.SINGLES, t.number))
-    big = 100000
-    for i, t in enumerate(tables):
-        t.number = big + i
-    Table.objects.bulk_update(tables, ["number"])
-    for i, t in enumerate(tables, start=1):
-        t.number = i
-    Table.objects.bulk_update(tables, ["number"])
+    """Number the round's tables 1..N in hall order (Einzel first, then pairs), keeping each
+    competition's order: tables that move are shifted as whole runs, a few UPDATEs whatever
+    the number of tables."""
+    tables = sorted(
+        round_obj.tables.values_list("pk", "number", "competition__mode"),
+        key=lambda t: (t[2] != Mode.SINGLES, t[1]),
+    )
+    moves: dict[int, list[int]] = defaultdict(list)  # shift -> tables
+    for new, (pk, number, _mode) in enumerate(tables, start=1):
+        if new != number:
+            moves[new - number].append(pk)
+    if not moves:
+        return
+    moved = [pk for pks in moves.values() for pk in pks]
+    Table.objects.filter(pk__in=moved).update(number=F("number") + RENUMBER_OFFSET)
+    for shift, pks in moves.items():
+        Table.objects.filter(pk__in=pks).update(number=F("number") - RENUMBER_OFFSET + shift)
 
 
 def generate_seating(
