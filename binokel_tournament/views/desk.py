@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -134,13 +137,41 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "tournament": t,
             "competition": competition,
             "form": form,
-            "entrants": competition.entrants.order_by("start_number"),
-            # one reverse() for the whole list, not one per entrant: "{edit}{pk}/"
-            "edit_url": reverse("desk:entrant_edit", args=[slug, 0]).removesuffix("0/"),
+            "entrant_rows": entrant_rows(competition, slug),
             "import_form": ImportForm(),
             "numbering_form": NumberingForm(),
         },
     )
+
+
+def entrant_rows(competition: Competition, slug: str) -> SafeString:
+    """The entrant list's rows as one string, every value escaped: for a thousand entrants a
+    template loop (or format_html per row) costs several times more; one reverse() for every
+    edit link."""
+    edit = escape(reverse("desk:entrant_edit", args=[slug, 0]).removesuffix("0/"))
+    marks = (_("abgemeldet"), _("nachgemeldet"), _("a. K."))
+    link = escape(_("bearbeiten"))
+    rows = []
+    shown = (
+        "competition",
+        "start_number",
+        "name",
+        "partner",
+        "club",
+        "withdrawn",
+        "late",
+        "unranked",
+    )
+    for e in competition.entrants.only(*shown).order_by("start_number"):
+        flags = (e.withdrawn, e.late, e.unranked)
+        status = " ".join(mark for mark, on in zip(marks, flags, strict=True) if on)
+        rows.append(
+            f'<tr class="{"withdrawn" if e.withdrawn else ""}">'
+            f'<td class="num">{e.start_number}</td><td>{escape(e.display_name)}</td>'
+            f"<td>{escape(e.club)}</td><td>{escape(status)}</td>"
+            f'<td><a href="{edit}{e.pk}/" tabindex="-1">{link}</a></td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - built from escaped values only
 
 
 @login_required
