@@ -92,7 +92,7 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
     every affected round's tables in hall order (Einzel first, then pairs)."""
     tournament = competition.tournament
     rounds = {r.number: r for r in ensure_rounds(tournament)}
-    entrants = {e.start_number: e.pk for e in competition.entrants.only("pk", "start_number")}
+    entrants = dict(competition.entrants.values_list("start_number", "pk"))
     for engine_round in plan.rounds:
         if engine_round.number <= from_round:
             continue
