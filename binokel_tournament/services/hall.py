@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from ..models import Round, Seat, SheetStatus, Table, Tournament
+from ..models import Round, ScoreSheet, Seat, SheetStatus, Table, Tournament
 
 TABLES_PER_PAGE = 60
 SEARCH_MAX_LENGTH = 60
@@ -117,8 +117,8 @@ def table_ranges(count: int) -> list[TableRange]:
 def search_filter(query: str) -> Q:
     """Tables a desk search means: digits are a table number or the start number of someone
     seated there; text is part of a name at the table."""
-    if query.isdigit():
-        number = int(query[:9])
+    if re.fullmatch(r"[0-9]{1,9}", query):
+        number = int(query)
         return Q(number=number) | Q(seats__entrant__start_number=number)
     return Q(seats__entrant__name__icontains=query) | Q(seats__entrant__partner__icontains=query)
 
@@ -180,3 +180,19 @@ def first_open_table(hall: HallView) -> Table | None:
         .order_by("number")
         .first()
     )
+
+
+def sheet_of(table: Table) -> ScoreSheet | None:
+    """The table's score sheet, when one was saved (loaded with the table by ``hall_view``)."""
+    return getattr(table, "sheet", None)
+
+
+def sheet_state(sheet: ScoreSheet | None) -> str:
+    """missing, draft, ready (complete and valid, waiting to be confirmed) or confirmed."""
+    if sheet is None:
+        return "missing"
+    if sheet.status == SheetStatus.CONFIRMED:
+        return "confirmed"
+    if sheet.complete and not sheet.error_count:
+        return "ready"
+    return "draft"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from django.contrib import messages
@@ -20,7 +21,7 @@ from ..services import registration, results, seating
 from ..services.audit import changes as audit_changes
 from ..services.audit import log_action
 from ..services.errors import DeskError
-from ..services.hall import first_open_table, hall_view
+from ..services.hall import first_open_table, hall_view, sheet_of, sheet_state
 from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
@@ -309,7 +310,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         sheets=True,
     )
     rows = [
-        {"table": table, "sheet": sheet_of(table), "state": sheet_state(table)}
+        {"table": table, "sheet": sheet_of(table), "state": sheet_state(sheet_of(table))}
         for table in hall.tables
     ]
     return render(
@@ -317,22 +318,6 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         "desk/overview.html",
         {"tournament": t, "hall": hall, "rows": rows, "next_missing": first_open_table(hall)},
     )
-
-
-def sheet_of(table: Table) -> ScoreSheet | None:
-    return getattr(table, "sheet", None)
-
-
-def sheet_state(table: Table) -> str:
-    """missing, draft, ready (complete and valid, waiting to be confirmed) or confirmed."""
-    sheet = sheet_of(table)
-    if sheet is None:
-        return "missing"
-    if sheet.status == SheetStatus.CONFIRMED:
-        return "confirmed"
-    if sheet.complete and not sheet.error_count:
-        return "ready"
-    return "draft"
 
 
 def _sheet_context(
@@ -494,7 +479,7 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
     if object_type and object_id:
         log = log.filter(object_type=object_type, object_id=object_id)
     before = request.GET.get("vor", "")
-    if before.isdigit() and len(before) < 12:  # older entries, page by page
+    if re.fullmatch(r"[0-9]{1,12}", before):  # older entries, page by page
         log = log.filter(id__lt=int(before))
     page = list(log[: AUDIT_PAGE_SIZE + 1])
     entries = [
