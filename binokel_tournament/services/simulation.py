@@ -27,7 +27,7 @@ from .results import evaluate, save_sheet, sheet_layout
 
 # a round with more tables draws each sheet's games from a pool of dealt games
 FRESH_DEAL_TABLES = 100
-GAME_POOL = 240
+GAME_POOL = 144
 
 
 @dataclass(frozen=True)
