@@ -146,6 +146,18 @@ def measure_pages(t: Tournament, runs: int) -> list[tuple[str, str, Figure]]:
                 raise RuntimeError(f"HTTP {response.status_code}")
 
         out.append((group, label, timed(get, runs)))
+    # the sheet's live check (htmx) posts what is typed so far
+    table = results.load_table(
+        Table.objects.get(round__tournament=t, round__number=3, number=2, kind=TableKind.THREE).pk
+    )
+    typed = simulated_entries(table, random.Random(1), t.rules())
+    check = reverse("desk:sheet_check", args=[t.slug, table.pk])
+
+    def post() -> None:
+        if desk.post(check, typed, HTTP_HX_REQUEST="true").status_code != 200:
+            raise RuntimeError("sheet check failed")
+
+    out.append(("desk", "sheet check (htmx)", timed(post, runs)))
     return out
 
 
