@@ -13,6 +13,7 @@ per database and reused, the build time is printed separately)."""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -217,7 +218,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7, help="timed runs per item (median)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"database: {connection.vendor}; median of {args.runs} runs after a warm-up")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"database: {connection.vendor}; median of {args.runs} runs after a warm-up; "
+        f"load average at start {load} ({os.cpu_count()} CPUs)"
+    )
     rows: dict[tuple[str, str], Row] = {}
 
     def add(group: str, label: str, size: int, figure: Figure) -> None:
@@ -268,6 +273,7 @@ def main() -> int:
         if row.label in limits and big.seconds > limits[row.label]:
             missed.append(f"{row.label}: {big.seconds:.3f} s at 999")
     print()
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("targets met" if not missed else "TARGETS MISSED:\n  " + "\n  ".join(missed))
     return 0 if not missed else 1
 
