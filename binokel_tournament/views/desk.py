@@ -26,8 +26,9 @@ from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
 
-AUDIT_PAGE_SIZE = 100  # entries per page of the audit log
+AUDIT_PAGE_SIZE = 50  # entries per page of the audit log
 AUDIT_CHANGES_SHOWN = 60  # changed fields shown per entry
+AUDIT_VALUE_LENGTH = 200  # characters shown of a value (a whole plan is longer)
 
 
 @login_required
@@ -483,8 +484,22 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
         log = log.filter(id__lt=int(before))
     page = list(log[: AUDIT_PAGE_SIZE + 1])
     entries = [
-        {"entry": e, "changes": audit_changes(e.before, e.after)[:AUDIT_CHANGES_SHOWN]}
+        {
+            "entry": e,
+            "changes": [
+                (name, _shortened(old), _shortened(new))
+                for name, old, new in audit_changes(e.before, e.after)[:AUDIT_CHANGES_SHOWN]
+            ],
+        }
         for e in page[:AUDIT_PAGE_SIZE]
     ]
     older = page[AUDIT_PAGE_SIZE - 1].pk if len(page) > AUDIT_PAGE_SIZE else None
     return render(request, "desk/audit.html", {"tournament": t, "entries": entries, "older": older})
+
+
+def _shortened(value: object) -> object:
+    """A logged value as the audit page shows it: whole plans and sheets cut to a line."""
+    if value is None:
+        return None
+    text = str(value)
+    return text if len(text) <= AUDIT_VALUE_LENGTH else text[: AUDIT_VALUE_LENGTH - 1] + "…"
