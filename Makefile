@@ -49,6 +49,7 @@ bench: install
 	$(PY) benchmarks/pairing.py
 	$(PY) benchmarks/desk.py
 	$(PY) benchmarks/exports.py
+	$(PY) benchmarks/scale.py
 
 # The catalogues are sorted by msgid and carry no source locations, so that branches which add
 # messages merge cleanly. The desk's German is the source language: only English is a catalogue.

@@ -71,6 +71,9 @@ class Competition(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="competitions"
     )
     mode = models.CharField(_("Wertung"), max_length=10, choices=Mode.choices)
+    # the quality figures of the seating plan as the pairing engine measured it when the plan
+    # was made or re-planned (services.seating), so the seating page need not re-measure
+    seating_figures = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["tournament", "mode"]

@@ -6,11 +6,11 @@ machinery costs more than the whole ranking at 300 entrants."""
 
 from __future__ import annotations
 
+from html import escape  # the standard library's: no lazy-string wrapper per cell
 from typing import Any
 
 import django_tables2 as tables
 from django.utils.formats import get_format
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -39,7 +39,9 @@ class StandingsTable(tables.Table):
         rows = []
         for cells in self.body:
             tds = "".join(
-                f'<td class="{css}">{escape(value)}</td>' if css else f"<td>{escape(value)}</td>"
+                f'<td class="{css}">{escape(str(value))}</td>'
+                if css
+                else f"<td>{escape(str(value))}</td>"
                 for css, value in cells
             )
             rows.append(f"<tr>{tds}</tr>")

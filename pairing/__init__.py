@@ -10,7 +10,7 @@ from __future__ import annotations
 from .errors import PairingError
 from .model import Entrant, Mode, Plan, Round, Table, TableKind, validate_entrant_count
 from .planner import make_plan
-from .quality import Metric, Quality, check_plan
+from .quality import Metric, Quality, check_plan, clubs_by_round
 from .replanner import replan
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "Table",
     "TableKind",
     "check_plan",
+    "clubs_by_round",
     "make_plan",
     "replan",
     "validate_entrant_count",

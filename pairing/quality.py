@@ -371,6 +371,22 @@ def _four_table_squeeze(rounds: Sequence[Round], played: int) -> bool:
     return False
 
 
+def clubs_by_round(
+    plan: Plan, entrants: Sequence[Entrant] | None = None, played: int = 0
+) -> tuple[Metric, ...]:
+    """The club figure C of every round, round 1 first (C of :func:`check_plan` is round 1's):
+    each round's clashes beside the pigeonhole minimum for its club and table sizes, or —
+    for rounds 1..``played``, which can no longer change — beside its own value."""
+    validate_plan(plan)
+    validate_played(played, len(plan.rounds))
+    clubs = {e.start_number: e.club for e in entrants or ()}
+    figures = []
+    for index, rnd in enumerate(plan.rounds):
+        value = club_clashes(rnd, clubs)
+        figures.append(Metric(value, value if index < played else club_bound(rnd, clubs)))
+    return tuple(figures)
+
+
 def check_plan(
     plan: Plan,
     entrants: Sequence[Entrant] | None = None,

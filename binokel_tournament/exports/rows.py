@@ -163,7 +163,7 @@ def games_rows(tournament: Tournament, up_to: int | None = None) -> RowTable:
         Column("sits_out", _("setzt aus"), 10),
     ]
     table = RowTable(slug="spiele", title=_("Spiele"), columns=columns)
-    modes = dict(Mode.choices)
+    modes = {m: str(label) for m, label in Mode.choices}  # translated once, not per row
     kinds = {k: str(label) for k, label in GameKind.choices}
     results = PartyResult.objects.filter(
         game__sheet__table__round__tournament=tournament,
@@ -212,7 +212,7 @@ def games_rows(tournament: Tournament, up_to: int | None = None) -> RowTable:
     ) in results.iterator(chunk_size=4000):
         rows.append(
             [
-                str(modes[mode]),
+                modes[mode],
                 rnd,
                 tbl,
                 game,
@@ -249,7 +249,7 @@ def entrants_rows(tournament: Tournament) -> RowTable:
         Column("unranked", _("außer Konkurrenz"), 16),
     ]
     table = RowTable(slug="teilnehmer", title=_("Teilnehmer"), columns=columns)
-    modes = dict(Mode.choices)
+    modes = {m: str(label) for m, label in Mode.choices}
     for e in tournament.entrants.select_related("competition").order_by("start_number"):
         table.rows.append(
             [
@@ -257,7 +257,7 @@ def entrants_rows(tournament: Tournament) -> RowTable:
                 e.name,
                 e.partner,
                 e.club,
-                str(modes[e.competition.mode]),
+                modes[e.competition.mode],
                 e.late,
                 e.withdrawn,
                 e.unranked,

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from ..models import AuditLog, Tournament
 
 
-def log_action(
+def audit_entry(
     tournament: Tournament,
     user: AbstractBaseUser | AnonymousUser | None,
     action: str,
@@ -17,7 +17,8 @@ def log_action(
     before: Any = None,
     after: Any = None,
 ) -> AuditLog:
-    return AuditLog.objects.create(
+    """An unsaved audit entry; ``log_action`` saves one, a bulk service saves many at once."""
+    return AuditLog(
         tournament=tournament,
         user=user if user is not None and user.is_authenticated else None,
         action=action,
@@ -26,6 +27,19 @@ def log_action(
         before=before,
         after=after,
     )
+
+
+def log_action(
+    tournament: Tournament,
+    user: AbstractBaseUser | AnonymousUser | None,
+    action: str,
+    obj: Any,
+    before: Any = None,
+    after: Any = None,
+) -> AuditLog:
+    entry = audit_entry(tournament, user, action, obj, before, after)
+    entry.save()
+    return entry
 
 
 def changes(before: Any, after: Any) -> list[tuple[str, Any, Any]]:

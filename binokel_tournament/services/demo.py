@@ -9,14 +9,19 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..models import Mode, Tournament
-from .registration import create_tournament, register_entrant
+from .errors import DeskError
+from .registration import create_tournament, register_entrants
 from .seating import generate_seating
 from .simulation import simulate_round
 
 DEMO_SLUG = "benefizbinokel-demo"
+DEMO_NAME = "Benefizbinokel Demo"
 DEMO_PASSWORD = "binokel"
+DEMO_SINGLES = 46  # one 4-table with a sitting-out dealer per round
+DEMO_PAIRS = 12
 
 FIRST_NAMES = [
     "Anna",
@@ -110,42 +115,74 @@ def ensure_users() -> AbstractUser:
 
 
 def _names(rng: random.Random, count: int) -> list[str]:
+    """``count`` different names; beyond the first- and surname pairs (enough for the default
+    demo), double-barrelled surnames."""
     pool = [f"{f} {s}" for f in FIRST_NAMES for s in SURNAMES]
     rng.shuffle(pool)
+    if count > len(pool):
+        more = [f"{f} {a}-{b}" for f in FIRST_NAMES for a in SURNAMES for b in SURNAMES if a != b]
+        rng.shuffle(more)
+        pool += more
     return pool[:count]
 
 
+def demo_slug(singles: int = DEMO_SINGLES, pairs: int = DEMO_PAIRS) -> str:
+    """The demo's short name: the classic demo's, or one that names the field's size."""
+    if (singles, pairs) == (DEMO_SINGLES, DEMO_PAIRS):
+        return DEMO_SLUG
+    return f"{DEMO_SLUG}-{singles}-{pairs}"
+
+
+def demo_name(singles: int = DEMO_SINGLES, pairs: int = DEMO_PAIRS) -> str:
+    """The demo's name: the classic demo's, or one that names the field's size."""
+    if (singles, pairs) == (DEMO_SINGLES, DEMO_PAIRS):
+        return DEMO_NAME
+    return _("%(name)s (%(singles)s Einzel, %(pairs)s Paare)") % {
+        "name": DEMO_NAME,
+        "singles": singles,
+        "pairs": pairs,
+    }
+
+
 def create_demo(
-    singles: int = 46,
-    pairs: int = 12,
+    singles: int = DEMO_SINGLES,
+    pairs: int = DEMO_PAIRS,
     scored_rounds: int = 2,
     seed: int = 2026,
     slug: str = DEMO_SLUG,
+    name: str = DEMO_NAME,
 ) -> tuple[Tournament, bool]:
-    """Create the demo tournament unless it exists; returns (tournament, created)."""
+    """Create the demo tournament unless it exists; returns (tournament, created).
+
+    Any size works: entrants are registered in one batch, the pairing engine seats every
+    round, and rounds 1..``scored_rounds`` are filled from dealt hands and saved through the
+    desk's sheet service (``simulation.simulate_round``)."""
     existing = Tournament.objects.filter(slug=slug).first()
     user = ensure_users()
     if existing is not None:
         return existing, False
+    if singles < 0 or pairs < 0 or not singles + pairs:
+        raise DeskError(_("Die Demo braucht Teilnehmer in mindestens einer Wertung."))
     rng = random.Random(seed)
+    modes = [mode for mode, count in ((Mode.SINGLES, singles), (Mode.PAIRS, pairs)) if count]
     with transaction.atomic():
         tournament = create_tournament(
-            "Benefizbinokel Demo",
+            name,
             slug=slug,
             date=date(2026, 11, 28),
             venue="Gemeindehaus St. Martin, Esslingen",
-            modes=(Mode.SINGLES, Mode.PAIRS),
+            modes=modes,
         )
-        single_comp = tournament.competitions.get(mode=Mode.SINGLES)
-        pair_comp = tournament.competitions.get(mode=Mode.PAIRS)
+        competitions = {c.mode: c for c in tournament.competitions.all()}
         names = _names(rng, singles + 2 * pairs)
-        for name in names[:singles]:
-            register_entrant(single_comp, name, club=rng.choice(CLUBS), user=user)
+        players = [(name, "", rng.choice(CLUBS)) for name in names[:singles]]
         rest = names[singles:]
-        for i in range(pairs):
-            register_entrant(pair_comp, rest[2 * i], rest[2 * i + 1], rng.choice(CLUBS), user=user)
-        generate_seating(single_comp, seed=seed, user=user)
-        generate_seating(pair_comp, seed=seed, user=user)
+        couples = [(rest[2 * i], rest[2 * i + 1], rng.choice(CLUBS)) for i in range(pairs)]
+        for mode, people in ((Mode.SINGLES, players), (Mode.PAIRS, couples)):
+            if people:
+                register_entrants(competitions[mode], people, user=user)
+        for mode in modes:
+            generate_seating(competitions[mode], seed=seed, user=user)
         for round_obj in tournament.round_set.order_by("number")[:scored_rounds]:
             simulate_round(round_obj, user, seed=seed)
     return tournament, True

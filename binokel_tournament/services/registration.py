@@ -12,8 +12,8 @@ from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from ..models import Competition, Entrant, Mode, Seat, Tournament
-from .audit import log_action
+from ..models import AuditLog, Competition, Entrant, Mode, Seat, Tournament
+from .audit import audit_entry, log_action
 from .errors import DeskError
 
 
@@ -66,6 +66,15 @@ def check_entrant(competition: Competition, name: str, partner: str, club: str) 
             )
 
 
+def checked_names(
+    competition: Competition, name: str, partner: str, club: str
+) -> tuple[str, str, str]:
+    """The names as registered (stripped), checked under the registration rules."""
+    name, partner, club = name.strip(), partner.strip(), club.strip()
+    check_entrant(competition, name, partner, club)
+    return name, partner, club
+
+
 def _number_taken(number: int | None) -> DeskError:
     return DeskError(
         _("Die Startnummer %(number)s ist in diesem Turnier schon vergeben.") % {"number": number},
@@ -88,8 +97,7 @@ def register_entrant(
 
     Without ``start_number`` the next free number is taken; when another desk took it at the
     same moment, the next one is tried (the database's unique constraint decides)."""
-    name, partner, club = name.strip(), partner.strip(), club.strip()
-    check_entrant(competition, name, partner, club)
+    name, partner, club = checked_names(competition, name, partner, club)
     if start_number is not None and start_number < 1:
         raise DeskError(_("Startnummern beginnen bei 1."), "start_number")
     tournament = competition.tournament
@@ -114,6 +122,46 @@ def register_entrant(
         log_action(tournament, user, "entrant.register", entrant, after=entrant_snapshot(entrant))  # type: ignore[arg-type]
         return entrant
     raise _number_taken(number)
+
+
+def register_entrants(
+    competition: Competition,
+    people: Sequence[tuple[str, str, str]],
+    *,
+    late: bool = False,
+    user: object = None,
+) -> list[Entrant]:
+    """Register many entrants at once — (name, partner, club) each, under the same rules as
+    ``register_entrant`` — with the next free start numbers in the given order: all or
+    nothing, in a few queries whatever their number (a big field for a rehearsal, an import
+    that is known to be clean). When another desk takes a number at the same moment, the
+    whole batch moves on to the next free ones."""
+    rows = [checked_names(competition, name, partner, club) for name, partner, club in people]
+    tournament = competition.tournament
+    for _attempt in range(10):
+        first = next_start_number(tournament)
+        try:
+            with transaction.atomic():
+                entrants = Entrant.objects.bulk_create(
+                    Entrant(
+                        tournament=tournament,
+                        competition=competition,
+                        start_number=first + i,
+                        name=name,
+                        partner=partner,
+                        club=club,
+                        late=late,
+                    )
+                    for i, (name, partner, club) in enumerate(rows)
+                )
+                AuditLog.objects.bulk_create(
+                    audit_entry(tournament, user, "entrant.register", e, after=entrant_snapshot(e))  # type: ignore[arg-type]
+                    for e in entrants
+                )
+        except IntegrityError:
+            continue
+        return entrants
+    raise _number_taken(first)
 
 
 def entrant_snapshot(entrant: Entrant) -> dict[str, object]:

@@ -6,12 +6,13 @@ tables. A locked round (it has started) never changes."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import pairing
 from scoring.tables import table_shape
@@ -29,39 +30,30 @@ def active_entrants(competition: Competition) -> list[Entrant]:
     return list(competition.entrants.filter(withdrawn=False).order_by("start_number"))
 
 
-def competition_tables(competition: Competition) -> list[Table]:
-    return list(
-        Table.objects.filter(competition=competition)
-        .select_related("round")
-        .prefetch_related(Prefetch("seats", Seat.objects.select_related("entrant")))
-        .order_by("round__number", "number")
-    )
-
-
 def plan_from_db(competition: Competition) -> pairing.Plan | None:
-    """The competition's current seating plan as an engine Plan (engine table numbers 1..T)."""
-    tables = competition_tables(competition)
-    if not tables:
+    """The competition's current seating plan as an engine Plan (engine table numbers 1..T),
+    read in one query of plain values, whatever the size of the field."""
+    seats = (
+        Seat.objects.filter(table__competition=competition)
+        .order_by("table__round__number", "table__number", "position")
+        .values_list("table__round__number", "table_id", "table__kind", "entrant__start_number")
+    )
+    by_round: dict[int, dict[int, tuple[str, list[int]]]] = defaultdict(dict)
+    for round_number, table_id, kind, start_number in seats:
+        by_round[round_number].setdefault(table_id, (kind, []))[1].append(start_number)
+    if not by_round:
         return None
-    by_round: dict[int, list[Table]] = defaultdict(list)
-    for table in tables:
-        by_round[table.round.number].append(table)
-    rounds = []
-    for number in sorted(by_round):
-        rounds.append(
-            pairing.Round(
-                number,
-                tuple(
-                    pairing.Table(
-                        i,
-                        pairing.TableKind(t.kind),
-                        tuple(s.entrant.start_number for s in t.seats.all()),
-                    )
-                    for i, t in enumerate(by_round[number], start=1)
-                ),
-            )
+    rounds = tuple(
+        pairing.Round(
+            number,
+            tuple(
+                pairing.Table(i, pairing.TableKind(kind), tuple(numbers))
+                for i, (kind, numbers) in enumerate(by_round[number].values(), start=1)
+            ),
         )
-    return pairing.Plan(pairing.Mode(competition.mode), tuple(rounds))
+        for number in sorted(by_round)
+    )
+    return pairing.Plan(pairing.Mode(competition.mode), rounds)
 
 
 def plan_snapshot(plan: pairing.Plan | None) -> dict[str, object] | None:
@@ -76,7 +68,12 @@ class SeatingSummary:
 
 def locked_rounds(tournament: Tournament) -> int:
     """How many rounds have started (rounds 1..k locked)."""
-    numbers = sorted(tournament.round_set.filter(locked=True).values_list("number", flat=True))
+    return played_rounds(tournament.round_set.filter(locked=True))
+
+
+def played_rounds(rounds: Iterable[Round]) -> int:
+    """Of these rounds, how many have started: k when rounds 1..k are locked."""
+    numbers = sorted(r.number for r in rounds if r.locked)
     played = 0
     for expected, number in enumerate(numbers, start=1):
         if number != expected:
@@ -96,7 +93,7 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
     every affected round's tables in hall order (Einzel first, then pairs)."""
     tournament = competition.tournament
     rounds = {r.number: r for r in ensure_rounds(tournament)}
-    entrants = {e.start_number: e for e in competition.entrants.all()}
+    entrants = dict(competition.entrants.values_list("start_number", "pk"))
     for engine_round in plan.rounds:
         if engine_round.number <= from_round:
             continue
@@ -105,30 +102,44 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
             raise DeskError(_("Der %(n)s. Durchgang ist gesperrt.") % {"n": round_obj.number})
         Table.objects.filter(round=round_obj, competition=competition).delete()
         top = max(round_obj.tables.values_list("number", flat=True), default=0)
-        for table in engine_round.tables:
-            t = Table.objects.create(
+        tables = Table.objects.bulk_create(
+            Table(
                 round=round_obj,
                 competition=competition,
                 number=top + 1000 + table.number,
                 kind=str(table.kind),
             )
-            Seat.objects.bulk_create(
-                Seat(table=t, entrant=entrants[n], position=pos)
-                for pos, n in enumerate(table.seats, start=1)
-            )
+            for table in engine_round.tables
+        )
+        Seat.objects.bulk_create(
+            Seat(table=t, entrant_id=entrants[n], position=pos)
+            for t, table in zip(tables, engine_round.tables, strict=True)
+            for pos, n in enumerate(table.seats, start=1)
+        )
         _renumber_round(round_obj)
 
 
+RENUMBER_OFFSET = 1_000_000  # out of the way of the unique (round, number) while moving
+
+
 def _renumber_round(round_obj: Round) -> None:
-    tables = list(round_obj.tables.select_related("competition").order_by("number"))
-    tables.sort(key=lambda t: (t.competition.mode != Mode.SINGLES, t.number))
-    big = 100000
-    for i, t in enumerate(tables):
-        t.number = big + i
-    Table.objects.bulk_update(tables, ["number"])
-    for i, t in enumerate(tables, start=1):
-        t.number = i
-    Table.objects.bulk_update(tables, ["number"])
+    """Number the round's tables 1..N in hall order (Einzel first, then pairs), keeping each
+    competition's order: tables that move are shifted as whole runs, a few UPDATEs whatever
+    the number of tables."""
+    tables = sorted(
+        round_obj.tables.values_list("pk", "number", "competition__mode"),
+        key=lambda t: (t[2] != Mode.SINGLES, t[1]),
+    )
+    moves: dict[int, list[int]] = defaultdict(list)  # shift -> tables
+    for new, (pk, number, _mode) in enumerate(tables, start=1):
+        if new != number:
+            moves[new - number].append(pk)
+    if not moves:
+        return
+    moved = [pk for pks in moves.values() for pk in pks]
+    Table.objects.filter(pk__in=moved).update(number=F("number") + RENUMBER_OFFSET)
+    for shift, pks in moves.items():
+        Table.objects.filter(pk__in=pks).update(number=F("number") - RENUMBER_OFFSET + shift)
 
 
 def generate_seating(
@@ -136,25 +147,26 @@ def generate_seating(
 ) -> SeatingSummary:
     """Plan every round of a competition from scratch (no round may have started)."""
     tournament = competition.tournament
-    if locked_rounds(tournament) and plan_from_db(competition) is not None:
+    current = plan_from_db(competition)
+    if current is not None and locked_rounds(tournament):
         raise DeskError(
             _(
                 "Ein Durchgang hat schon begonnen: bitte „Neu planen“ verwenden, das lässt "
                 "gespielte Durchgänge unverändert."
             )
         )
-    entrants = active_entrants(competition)
+    entrants = engine_entrants(active_entrants(competition))
     try:
-        plan = pairing.make_plan(
-            engine_entrants(entrants), pairing.Mode(competition.mode), tournament.rounds, seed
-        )
+        plan = pairing.make_plan(entrants, pairing.Mode(competition.mode), tournament.rounds, seed)
     except pairing.PairingError as exc:
         raise DeskError(engine_error_text(exc)) from exc
+    quality = pairing.check_plan(plan, entrants)
     with transaction.atomic():
-        before = plan_snapshot(plan_from_db(competition))
         _write_rounds(competition, plan, from_round=0)
+        _store_figures(competition, plan_figures(plan, entrants, quality, played=0))
+        before = plan_snapshot(current)
         log_action(tournament, user, "seating.generate", competition, before, plan.to_dict())  # type: ignore[arg-type]
-    return SeatingSummary(plan, pairing.check_plan(plan, engine_entrants(entrants)))
+    return SeatingSummary(plan, quality)
 
 
 def replan_seating(competition: Competition, seed: int = 0, user: object = None) -> SeatingSummary:
@@ -164,24 +176,89 @@ def replan_seating(competition: Competition, seed: int = 0, user: object = None)
     if current is None:
         return generate_seating(competition, seed, user)
     played = locked_rounds(tournament)
-    entrants = active_entrants(competition)
+    entrants = engine_entrants(active_entrants(competition))
     active = {e.start_number for e in entrants}
     withdraw, add_numbers = plan_changes(current, played, active)
     all_entrants = list(competition.entrants.order_by("start_number"))
-    add = [e for e in engine_entrants(entrants) if e.start_number in add_numbers]
+    add = [e for e in entrants if e.start_number in add_numbers]
     try:
         plan = pairing.replan(
             current, played, engine_entrants(all_entrants), withdraw=withdraw, add=add, seed=seed
         )
     except pairing.PairingError as exc:
         raise DeskError(engine_error_text(exc)) from exc
+    quality = pairing.check_plan(plan, entrants, base=current, played=played)
     with transaction.atomic():
         _write_rounds(competition, plan, from_round=played)
+        _store_figures(competition, plan_figures(plan, entrants, quality, played))
         log_action(
             tournament, user, "seating.replan", competition, current.to_dict(), plan.to_dict()
         )  # type: ignore[arg-type]
-    quality = pairing.check_plan(plan, engine_entrants(entrants), base=current, played=played)
     return SeatingSummary(plan, quality)
+
+
+def plan_figures(
+    plan: pairing.Plan,
+    entrants: Sequence[pairing.Entrant],
+    quality: pairing.Quality,
+    played: int,
+) -> dict[str, object]:
+    """The figures kept with a plan: the engine's quality figures, with the club figure C for
+    every round instead of round 1 only, and how many rounds had been played."""
+    clubs = pairing.clubs_by_round(plan, entrants, played)
+    return {**quality.to_dict(), "C": [c.to_dict() for c in clubs], "played": played}
+
+
+def _store_figures(competition: Competition, figures: dict[str, object]) -> None:
+    competition.seating_figures = figures
+    competition.save(update_fields=["seating_figures"])
+
+
+@dataclass(frozen=True)
+class PlanFigure:
+    """One line of the seating page's quality table."""
+
+    label: str
+    value: int
+    bound: int
+
+
+FIGURE_LABELS = {
+    "R": gettext_lazy("R: wiederholte Begegnungen"),
+    "F": gettext_lazy("F: meiste Durchgänge am Vierertisch"),
+    "S": gettext_lazy("S: Ausgleich von Geben und Schreiben"),
+    "D": gettext_lazy("D: Plätze, die sich durch die Neuplanung geändert haben"),
+}
+
+
+def seating_figures(competition: Competition, played: int | None = None) -> list[PlanFigure] | None:
+    """The quality figures of the competition's plan as they were measured when it was made
+    (or re-planned); for a plan from before figures were kept, measured now with the
+    ``played`` rounds (default: those locked) — one plan load. None without a plan."""
+    figures = competition.seating_figures
+    if not figures:
+        plan = plan_from_db(competition)
+        if plan is None:
+            return None
+        entrants = engine_entrants(list(competition.entrants.all()))
+        if played is None:
+            played = locked_rounds(competition.tournament)
+        quality = pairing.check_plan(plan, entrants, played=played)
+        figures = plan_figures(plan, entrants, quality, played)
+    played = int(figures.get("played", 0))
+    lines = [
+        PlanFigure(str(FIGURE_LABELS[key]), figures[key]["value"], figures[key]["bound"])
+        for key in ("R", "F", "S", "D")
+        if key in figures
+    ]
+    for number, club in enumerate(figures["C"], start=1):
+        label = (
+            _("C: Vereinskollegen an einem Tisch im %(n)s. Durchgang (gespielt)")
+            if number <= played
+            else _("C: Vereinskollegen an einem Tisch im %(n)s. Durchgang")
+        )
+        lines.append(PlanFigure(label % {"n": number}, club["value"], club["bound"]))
+    return lines
 
 
 def plan_changes(plan: pairing.Plan, played: int, active: set[int]) -> tuple[list[int], list[int]]:
@@ -206,20 +283,22 @@ class PlanStatus:
         return bool(self.withdrawn or self.missing)
 
 
-def plan_status(competition: Competition, plan: pairing.Plan | None = None) -> PlanStatus:
-    plan = plan if plan is not None else plan_from_db(competition)
-    if plan is None:
+def plan_status(competition: Competition, played: int | None = None) -> PlanStatus:
+    """Compare the first round still to play (after the ``played`` rounds, default: those
+    locked) with the registrations: two small queries of start numbers, not the whole plan."""
+    if played is None:
+        played = locked_rounds(competition.tournament)
+    seated = set(
+        Seat.objects.filter(
+            table__competition=competition, table__round__number=played + 1
+        ).values_list("entrant__start_number", flat=True)
+    )
+    if not seated:  # no plan, or no round left to play
         return PlanStatus([], [])
-    active = {e.start_number for e in active_entrants(competition)}
-    withdrawn, missing = plan_changes(plan, locked_rounds(competition.tournament), active)
-    return PlanStatus(withdrawn, missing)
-
-
-def seating_quality(competition: Competition) -> pairing.Quality | None:
-    plan = plan_from_db(competition)
-    if plan is None:
-        return None
-    return pairing.check_plan(plan, engine_entrants(list(competition.entrants.all())))
+    active = set(
+        competition.entrants.filter(withdrawn=False).values_list("start_number", flat=True)
+    )
+    return PlanStatus(sorted(seated - active), sorted(active - seated))
 
 
 def _round_has_results(round_obj: Round) -> bool:

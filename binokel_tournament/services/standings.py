@@ -117,7 +117,7 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     # a withdrawn entrant who never played is not listed; one who played keeps the points
     entrants = [
         e
-        for e in competition.entrants.order_by("start_number")
+        for e in competition.entrants.defer("created_at").order_by("start_number")
         if not e.withdrawn or e.pk in played
     ]
     rows = {

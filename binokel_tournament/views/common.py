@@ -5,17 +5,20 @@ import re
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from ..models import Competition, Mode, Tournament
+from ..models import Competition, Tournament
 
 
 def get_tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
+    """The tournament with its competitions (every page names them: one query, not one per
+    use)."""
+    return get_object_or_404(Tournament.objects.prefetch_related("competitions"), slug=slug)
 
 
 def get_competition(tournament: Tournament, mode: str) -> Competition:
-    if mode not in Mode.values:
-        raise Http404
-    return get_object_or_404(Competition, tournament=tournament, mode=mode)
+    for competition in tournament.competitions.all():
+        if competition.mode == mode:
+            return competition
+    raise Http404
 
 
 def after_round_param(request: HttpRequest) -> int | None:

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import re
+from html import escape
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..forms import EntrantForm, ImportForm, NumberingForm, QuickEntrantForm, TournamentForm
-from ..models import Competition, Entrant, Round, ScoreSheet, SheetStatus, Tournament
+from ..models import Competition, Entrant, Round, Tournament
 from ..services import registration, seating
 from ..services.audit import changes as audit_changes
 from ..services.audit import log_action
 from ..services.errors import DeskError
+from ..services.hall import first_open_table, hall_view, sheet_of, sheet_state
 from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
+
+AUDIT_PAGE_SIZE = 50  # entries per page of the audit log
+AUDIT_CHANGES_SHOWN = 60  # changed fields shown per entry
+AUDIT_VALUE_LENGTH = 200  # characters shown of a value (a whole plan is longer)
 
 
 @login_required
@@ -81,6 +91,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
     competitions = list(t.competitions.all())
     rounds = list(t.round_set.all())
+    played = seating.played_rounds(rounds)
     stats = []
     for c in competitions:
         stats.append(
@@ -88,7 +99,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "competition": c,
                 "entrants": c.entrants.filter(withdrawn=False).count(),
                 "seated": c.tables.exists(),
-                "plan": seating.plan_status(c),
+                "plan": seating.plan_status(c, played),
             }
         )
     return render(
@@ -128,11 +139,41 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "tournament": t,
             "competition": competition,
             "form": form,
-            "entrants": competition.entrants.order_by("start_number"),
+            "entrant_rows": entrant_rows(competition, slug),
             "import_form": ImportForm(),
             "numbering_form": NumberingForm(),
         },
     )
+
+
+def entrant_rows(competition: Competition, slug: str) -> SafeString:
+    """The entrant list's rows as one string, every value escaped: for a thousand entrants a
+    template loop (or format_html per row) costs several times more; one reverse() for every
+    edit link."""
+    edit = escape(reverse("desk:entrant_edit", args=[slug, 0]).removesuffix("0/"))
+    marks = (_("abgemeldet"), _("nachgemeldet"), _("a. K."))
+    link = escape(_("bearbeiten"))
+    rows = []
+    shown = (
+        "competition",
+        "start_number",
+        "name",
+        "partner",
+        "club",
+        "withdrawn",
+        "late",
+        "unranked",
+    )
+    for e in competition.entrants.only(*shown).order_by("start_number"):
+        flags = (e.withdrawn, e.late, e.unranked)
+        status = " ".join(mark for mark, on in zip(marks, flags, strict=True) if on)
+        rows.append(
+            f'<tr class="{"withdrawn" if e.withdrawn else ""}">'
+            f'<td class="num">{e.start_number}</td><td>{escape(e.display_name)}</td>'
+            f"<td>{escape(e.club)}</td><td>{escape(status)}</td>"
+            f'<td><a href="{edit}{e.pk}/" tabindex="-1">{link}</a></td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - built from escaped values only
 
 
 @login_required
@@ -228,23 +269,23 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         except DeskError as exc:
             messages.error(request, exc.message)
         return redirect("desk:seating", slug=slug)
-    blocks = []
-    for c in t.competitions.all():
-        blocks.append(
-            {
-                "competition": c,
-                "quality": seating.seating_quality(c),
-                "status": seating.plan_status(c),
-            }
-        )
-    rounds = (
-        Round.objects.filter(tournament=t)
-        .prefetch_related("tables__seats__entrant", "tables__competition")
-        .order_by("number")
+    hall = hall_view(
+        t,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        seats=True,
     )
-    return render(
-        request, "desk/seating.html", {"tournament": t, "blocks": blocks, "rounds": rounds}
-    )
+    played = seating.played_rounds(hall.rounds)
+    blocks = [
+        {
+            "competition": c,
+            "figures": seating.seating_figures(c, played),
+            "status": seating.plan_status(c, played),
+        }
+        for c in t.competitions.all()
+    ]
+    return render(request, "desk/seating.html", {"tournament": t, "blocks": blocks, "hall": hall})
 
 
 @login_required
@@ -256,40 +297,28 @@ def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         seating.set_round_locked(round_obj, request.POST.get("locked") == "1", request.user)
     except DeskError as exc:
         messages.error(request, exc.message)
-    return redirect("desk:seating", slug=slug)
+    return redirect(reverse("desk:seating", args=[slug]) + f"?round={round_obj.number}")
 
 
 @login_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
-    rounds = []
-    for r in t.round_set.order_by("number"):
-        tables = list(r.tables.select_related("competition").order_by("number"))
-        sheets = {s.table_id: s for s in ScoreSheet.objects.filter(table__round=r)}
-        rows = []
-        for table in tables:
-            sheet = sheets.get(table.pk)
-            if sheet is None:
-                state = "missing"
-            elif sheet.status == SheetStatus.CONFIRMED:
-                state = "confirmed"
-            elif sheet.complete and not sheet.error_count:
-                state = "ready"  # complete and valid, waiting to be confirmed
-            else:
-                state = "draft"
-            rows.append({"table": table, "sheet": sheet, "state": state})
-        rounds.append(
-            {
-                "round": r,
-                "rows": rows,
-                "missing": sum(1 for x in rows if x["state"] == "missing"),
-                "drafts": sum(1 for x in rows if x["state"] in {"draft", "ready"}),
-                "confirmed": sum(1 for x in rows if x["state"] == "confirmed"),
-                "mismatch": sum(1 for x in rows if x["sheet"] and x["sheet"].scorer_mismatch),
-                "next_missing": next((x["table"] for x in rows if x["state"] != "confirmed"), None),
-            }
-        )
-    return render(request, "desk/overview.html", {"tournament": t, "rounds": rounds})
+    hall = hall_view(
+        t,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        sheets=True,
+    )
+    rows = [
+        {"table": table, "sheet": sheet_of(table), "state": sheet_state(sheet_of(table))}
+        for table in hall.tables
+    ]
+    return render(
+        request,
+        "desk/overview.html",
+        {"tournament": t, "hall": hall, "rows": rows, "next_missing": first_open_table(hall)},
+    )
 
 
 @login_required
@@ -312,9 +341,31 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 @login_required
 def audit(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament(slug)
-    log = t.audit_log.select_related("user")
+    log = t.audit_log.select_related("user").order_by("-id")
     object_type, object_id = request.GET.get("type", ""), request.GET.get("id", "")
     if object_type and object_id:
         log = log.filter(object_type=object_type, object_id=object_id)
-    entries = [{"entry": e, "changes": audit_changes(e.before, e.after)[:60]} for e in log[:300]]
-    return render(request, "desk/audit.html", {"tournament": t, "entries": entries})
+    before = request.GET.get("vor", "")
+    if re.fullmatch(r"[0-9]{1,12}", before):  # older entries, page by page
+        log = log.filter(id__lt=int(before))
+    page = list(log[: AUDIT_PAGE_SIZE + 1])
+    entries = [
+        {
+            "entry": e,
+            "changes": [
+                (name, _shortened(old), _shortened(new))
+                for name, old, new in audit_changes(e.before, e.after)[:AUDIT_CHANGES_SHOWN]
+            ],
+        }
+        for e in page[:AUDIT_PAGE_SIZE]
+    ]
+    older = page[AUDIT_PAGE_SIZE - 1].pk if len(page) > AUDIT_PAGE_SIZE else None
+    return render(request, "desk/audit.html", {"tournament": t, "entries": entries, "older": older})
+
+
+def _shortened(value: object) -> object:
+    """A logged value as the audit page shows it: whole plans and sheets cut to a line."""
+    if value is None:
+        return None
+    text = str(value)
+    return text if len(text) <= AUDIT_VALUE_LENGTH else text[: AUDIT_VALUE_LENGTH - 1] + "…"

@@ -32,6 +32,15 @@ from .common import get_tournament
 _SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")
 
 
+def _table(slug: str, table_id: int) -> Table:
+    """The tournament's table; its round carries the request's one tournament object (with
+    its competitions for the navigation), so nothing loads it twice."""
+    t = get_tournament(slug)
+    table = results.load_table(table_id, t)
+    table.round.tournament = t
+    return table
+
+
 def _version(text: str) -> int | None:
     """The form's ``version`` (the sheet version the page was typed on), None when it is not a
     small whole number (a tampered or broken form)."""
@@ -127,8 +136,7 @@ def _context(
 
 @login_required
 def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    t = get_tournament(slug)
-    table = results.load_table(table_id, t)
+    table = _table(slug, table_id)
     if request.method == "POST":
         return _save(request, table)
     stored = _stored(table)
@@ -251,8 +259,7 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     marks, the autosave state); inputs are never replaced, so the cursor stays put. The page
     sends one check at a time and queues only the newest state (``hx-sync``); the reply
     carries the request's sequence number, so the page can ignore a reply that is out of date."""
-    t = get_tournament(slug)
-    table = results.load_table(table_id, t)
+    table = _table(slug, table_id)
     entries = F.clean(request.POST)
     evaluation = results.evaluate_table(table, entries)
     version = _version(request.POST.get("version", "")) or 0
@@ -274,8 +281,7 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 @require_POST
 def sheet_discard(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Throw away the typist's unsaved draft: the sheet shows its saved version again."""
-    t = get_tournament(slug)
-    table = results.load_table(table_id, t)
+    table = _table(slug, table_id)
     results.discard_draft(table, request.user)
     messages.info(request, _("Ungespeicherte Eingaben verworfen."))
     return redirect("desk:sheet", slug=slug, table_id=table.pk)

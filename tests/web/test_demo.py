@@ -83,3 +83,24 @@ def test_the_committed_fixture_is_what_the_demo_command_makes():
 
     assert summary(loaded) == summary(fresh)
     assert len(summary(loaded)["singles"]) == 46 and len(summary(loaded)["pairs"]) == 12
+
+
+def test_a_demo_of_any_size_gets_its_own_slug_and_is_idempotent():
+    first = run("demo", "--entrants", "7", "--pairs", "0")
+    assert "benefizbinokel-demo-7-0" in first and "7 Einzel, 0 Paare" in first
+    assert "already there" in run("demo", "--entrants", "7", "--pairs", "0")
+    t = Tournament.objects.get(slug="benefizbinokel-demo-7-0")
+    assert list(t.competitions.values_list("mode", flat=True)) == ["singles"]
+    kinds = sorted(t.round_set.get(number=1).tables.values_list("kind", flat=True))
+    assert kinds == ["four_sitout", "three"]  # 7 = a 3-table and a 4-table
+    assert ScoreSheet.objects.filter(table__round__tournament=t, status="confirmed").count() == 4
+    run("demo", "--entrants", "7", "--pairs", "0", "--slug", "probe")
+    assert Tournament.objects.filter(slug="probe").exists()
+
+
+def test_a_field_the_engine_cannot_seat_is_a_clear_error():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        run("demo", "--entrants", "2", "--pairs", "0")
+    assert not Tournament.objects.exists()

@@ -4,10 +4,12 @@ turns a drawing into ``(filename, content_type, bytes)``."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import segno
@@ -66,9 +68,16 @@ def mode_title(mode: str) -> str:
     return str(Mode(mode).label)
 
 
+@lru_cache(maxsize=8192)
+def text_width(text: str, font: str, size: float) -> float:
+    """``stringWidth``, remembered: a round's sheets measure the same labels and names over
+    and over."""
+    return float(stringWidth(text, font, size))
+
+
 def fitted_size(text: str, font: str, size: float, width: float, minimum: float) -> float:
     """The largest font size ≤ ``size`` (and ≥ ``minimum``) at which ``text`` fits ``width``."""
-    natural = stringWidth(text, font, size)
+    natural = text_width(text, font, size)
     if natural <= width:
         return size
     return max(minimum, size * width / natural)
@@ -79,9 +88,9 @@ FIT_TOLERANCE = 0.01  # points: a text shrunk to fit a width exactly must not th
 
 def clipped(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` at ``size``."""
-    if stringWidth(text, font, size) <= width + FIT_TOLERANCE:
+    if text_width(text, font, size) <= width + FIT_TOLERANCE:
         return text
-    while text and stringWidth(text + ELLIPSIS, font, size) > width + FIT_TOLERANCE:
+    while text and text_width(text + ELLIPSIS, font, size) > width + FIT_TOLERANCE:
         text = text[:-1]
     return text.rstrip() + ELLIPSIS
 
@@ -115,13 +124,26 @@ def _draw_text(
     c.setFont(font, size)
     c.setFillColor(style.color)
     if style.align == "center":
-        c.drawCentredString(x, y, text)
+        x -= text_width(text, font, size) / 2
     elif style.align == "right":
-        c.drawRightString(x, y, text)
-    else:
-        c.drawString(x, y, text)
+        x -= text_width(text, font, size)
+    c.drawString(x, y, text)
     c.setFillColor(black)
     return size
+
+
+def _draw_once(c: Canvas, drawn: set[str], key: str, draw: Callable[[], None]) -> None:
+    """Draw what ``draw`` draws, as a form XObject: into the document the first time (its
+    ``key`` then goes into ``drawn``), later only a reference to it. For what hundreds of
+    pages of one document repeat (a sheet's grid labels, the rule box), so the PDF is made
+    and printed faster. ``draw`` must use page coordinates and the canvas API only."""
+    name = "f" + hashlib.sha1(key.encode()).hexdigest()[:16]
+    if name not in drawn:
+        c.beginForm(name)
+        draw()
+        c.endForm()
+        drawn.add(name)
+    c.doForm(name)
 
 
 def _draw_qr(c: Canvas, x: float, y: float, size: float, data: str) -> None:

@@ -42,6 +42,7 @@ from .base import (
     TINT,
     PdfExporter,
     Style,
+    _draw_once,
     _draw_text,
     mode_title,
     round_title,
@@ -277,6 +278,7 @@ class ScoreSheetsExporter(PdfExporter):
         return _("Spielzettel")
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
+        self.forms: set[str] = set()  # what every sheet repeats is drawn once (_draw_once)
         rules = self.tournament.rules()
         rule_lines = list(rules.describe(lang=get_language() or "de"))
         rule_box = _RuleBox.fit(rule_lines, self.pagesize[0] - 2 * SHEET_MARGIN)
@@ -326,8 +328,13 @@ class ScoreSheetsExporter(PdfExporter):
         else:
             self._draw_continued(c, grid, body_bottom, page)
         rule_top = SHEET_MARGIN + LEGEND_HEIGHT + rule_box.height - RULE_GAP
-        self._draw_rule_box(c, grid, rule_top, rule_box)
-        self._draw_legend(c, grid)
+
+        def rules_and_legend() -> None:
+            self._draw_rule_box(c, grid, rule_top, rule_box)
+            self._draw_legend(c, grid)
+
+        key = f"rules {grid.left} {grid.right} {rule_top}"
+        _draw_once(c, self.forms, key, rules_and_legend)
 
     # --- pieces, top to bottom --------------------------------------------------------------
 
@@ -352,6 +359,21 @@ class ScoreSheetsExporter(PdfExporter):
         _draw_text(c, grid.left + half + 5 * mm, top - 14.5 * mm, scorer, INFO, half / 2 - 5 * mm)
 
     def _draw_head(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
+        key = f"head {len(plan.parties)} {grid.left} {grid.right} {top}"
+        _draw_once(c, self.forms, key, lambda: self._draw_head_labels(c, plan, grid, top))
+        for i, party in enumerate(plan.parties):
+            centre = grid.party_left[i] + grid.party_width / 2
+            inner = grid.party_width - 2 * mm
+            if party.start_number is not None:
+                number = _("Nr. %(n)s") % {"n": party.start_number}
+            else:
+                number = _("Nr. ____")
+            _draw_text(c, centre, top - 4.2 * mm, f"{party.number} · {number}", PARTY_NUMBER, inner)
+            _draw_text(c, centre, top - 8.6 * mm, party.name or "_" * 24, PARTY_NAME, inner)
+
+    def _draw_head_labels(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float) -> None:
+        """What the head of every sheet with this many parties shows: the tint and the
+        column labels."""
         bottom = top - HEAD_TOP - HEAD_SUB
         c.setFillColor(TINT)
         c.rect(grid.left, bottom, grid.right - grid.left, HEAD_TOP + HEAD_SUB, stroke=0, fill=1)
@@ -371,15 +393,7 @@ class ScoreSheetsExporter(PdfExporter):
         subs = (_("Meldung"), _("Stiche"), _("v"), _("Punkte"), _("Stand"))
         short = {MELD: _("Meld.")}  # when the full word would print too small
         regular = fonts().regular
-        for i, party in enumerate(plan.parties):
-            centre = grid.party_left[i] + grid.party_width / 2
-            inner = grid.party_width - 2 * mm
-            if party.start_number is not None:
-                number = _("Nr. %(n)s") % {"n": party.start_number}
-            else:
-                number = _("Nr. ____")
-            _draw_text(c, centre, top - 4.2 * mm, f"{party.number} · {number}", PARTY_NUMBER, inner)
-            _draw_text(c, centre, top - 8.6 * mm, party.name or "_" * 24, PARTY_NAME, inner)
+        for i in range(len(plan.parties)):
             for sub, label in enumerate(subs):
                 sub_width = grid.sub_widths[sub] - 1 * mm
                 if sub in short and stringWidth(label, regular, SUBHEAD_LEGIBLE) > sub_width:
