@@ -3,14 +3,12 @@
 It never imports Django; the web app calls it with plain frozen dataclasses. See RULES.md.
 """
 
+from scoring.cards import EYES, Card, Rank, Suit
 from scoring.engine import read_game, score_game, validate_game
 from scoring.errors import EngineError, FieldError, ScoringError, translate
+from scoring.meld_table import MeldTable, SuitMeld
 from scoring.melds import (
-    EYES,
-    Card,
     MeldCounts,
-    Rank,
-    Suit,
     Witness,
     achievable_pair_totals,
     achievable_totals,
@@ -39,11 +37,13 @@ __all__ = [
     "GameRead",
     "GameResult",
     "MeldCounts",
+    "MeldTable",
     "PartyInput",
     "Rank",
     "RuleSet",
     "ScoringError",
     "Suit",
+    "SuitMeld",
     "Witness",
     "achievable_pair_totals",
     "achievable_totals",

@@ -43,7 +43,6 @@ from scoring.rules import EJL, RuleSet
 TOTAL_EYES = 250
 MIN_PRESSED_EYES = 8  # 4 pressed cards, at least 4 Unter
 MAX_PRESSED_EYES = 44  # 4 pressed cards, at most 4 Asse
-HAND_CARDS = 12  # a player's hand at a 3-table (and the active players of a 4-table)
 PLAYERS = {3: 3, 2: 4}  # parties -> players in the game
 
 # Problems of type or shape, by field (see GameRead): none for a game built in code.
@@ -223,11 +222,12 @@ def _check_bid(
 
 def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
     """The highest bid any hand could make at this table: highest meld + 250 eyes."""
-    if parties == 3:
-        return max(achievable_totals(HAND_CARDS, rules)) + TOTAL_EYES
+    cards = rules.hand_size(parties)
+    if cards is None:
+        return None
     if parties == 2:
         return max(achievable_pair_totals(rules)) + TOTAL_EYES
-    return None
+    return max(achievable_totals(cards, rules)) + TOTAL_EYES
 
 
 def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int] | None) -> bool:
@@ -250,13 +250,14 @@ def _check_meld(
         return [FieldError.of(field, M.MELD_NEGATIVE, meld=meld)]
     if meld % 10:
         return [FieldError.of(field, M.MELD_STEP, meld=meld)]
-    if count not in PLAYERS:
+    cards = rules.hand_size(count)
+    if cards is None:
         return []
     is_pair = count == 2
-    allowed = achievable_pair_totals(rules) if is_pair else achievable_totals(HAND_CARDS, rules)
+    allowed = achievable_pair_totals(rules) if is_pair else achievable_totals(cards, rules)
     if meld in allowed:
         return []
-    below, above = nearest_totals(meld, None if is_pair else HAND_CARDS, rules)
+    below, above = nearest_totals(meld, None if is_pair else cards, rules)
     if above is None:
         msgid = M.MELD_IMPOSSIBLE_PAIR_MAX if is_pair else M.MELD_IMPOSSIBLE_HAND_MAX
         return [FieldError.of(field, msgid, meld=meld, highest=below)]

@@ -85,11 +85,21 @@ UNKNOWN_TABLE_KIND = N_('Unknown table kind "{kind}"; use three, pairs or four_s
 TABLE_KINDS_MISSING = N_("Games per round are missing for: {kinds}.")
 DUPLICATE_ENTRY = N_('"{value}" appears more than once.')
 UNKNOWN_TIE_BREAK = N_('Unknown tie-break "{key}"; choose from: {choices}.')
+UNKNOWN_HAND_SHAPE = N_('Unknown game shape "{shape}"; use three or pairs.')
+HANDS_EXCEED_DECK = N_(
+    "{players} hands of {cards} cards need more than the {deck} cards of the deck."
+)
+UNKNOWN_RANK = N_('Unknown rank "{rank}"; use A, 10, K, O, U or 7.')
+MELD_KEY_FORM = N_(
+    'A meld name is written in small letters, digits and _, starting with a letter (now "{value}").'
+)
+MELD_CARD_TWICE = N_("A meld of one suit can hold a card at most twice ({rank}).")
+RUNDLAUF_NEEDS_PAAR = N_('A Rundlauf needs a suit meld "paar" of K and O.')
 
 # --- cards and melds ---------------------------------------------------------------------------
 TOO_MANY_COPIES = N_("A hand can hold at most two copies of {card}.")
 COUNT_NEGATIVE = N_("A count cannot be negative (now {value}).")
-HAND_SIZE = N_("A hand has 0 to 40 cards (now {cards}).")
+HAND_SIZE = N_("A hand has 0 to {deck} cards (now {cards}).")
 NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
 
 # --- describing a rule set (printed on score sheets) -------------------------------------------
@@ -118,6 +128,7 @@ DESCRIBE_REVOKE = N_("Revoked: the declarer loses the game; an opponent's tricks
 DESCRIBE_RUNDLAUF = N_("Rundlauf {value}; with a Familie {with_familie} + the Familie.")
 DESCRIBE_DOUBLE_FAMILIE_TWICE = N_("A double Familie counts as two Familien.")
 DESCRIBE_DOUBLE_FAMILIE_ONCE = N_("A double Familie counts as one Familie and one Paar.")
+DESCRIBE_DOUBLE_FAMILIE_VALUE = N_("A double Familie counts {plain}, in trump {trump}.")
 DESCRIBE_ROUNDS = N_(
     "{rounds} rounds; games per round: {three} at 3-tables, {pairs} at pair tables, "
     "{four_sitout} at 4-tables with a sitting-out dealer."

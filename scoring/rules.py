@@ -8,18 +8,35 @@ too (``ScoringError`` for a value out of range); a wrong type there is a bug (``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
+from scoring.cards import COPIES, SUITS, Rank, deck_ranks
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError, translate
+from scoring.meld_table import (
+    PAAR_KEY,
+    MeldTable,
+    SuitMeld,
+    check_rank_values,
+    check_suit_melds,
+    parse_rank_values,
+    parse_suit_melds,
+    rank_values_dict,
+    rank_values_of,
+)
 from scoring.reading import is_int, load_json
 
 TABLE_KINDS: tuple[str, ...] = ("three", "pairs", "four_sitout")
+# Hands by the shape of a game: "three" players (a 3-table, or the active players of a 4-table
+# whose dealer sits out) or two "pairs" (a pair table; the partners hold a hand each).
+HAND_SHAPES: Mapping[str, int] = MappingProxyType({"three": 3, "pairs": 4})  # -> players
 CONCEDED_OPPONENT_MODES: tuple[str, ...] = ("half_bid", "per_player")
 TRICK_ROUNDINGS: tuple[str, ...] = ("round10", "none")
 # The tie-breaks a rule set may name, in this one place: key -> label (msgid). The standings
@@ -40,16 +57,22 @@ _INT_FIELDS_MIN: Mapping[str, int] = MappingProxyType(
         "conceded_bonus_per_player": 0,
         "durch_won": 0,
         "durch_lost_factor": 0,
+        "binokel_value": 0,
+        "doppelbinokel_value": 0,
         "rundlauf_value": 0,
         "rundlauf_with_familie_value": 0,
         "rounds": 1,
     }
 )
-_MELD_VALUE_FIELDS = ("rundlauf_value", "rundlauf_with_familie_value")
+_MELD_VALUE_FIELDS = (
+    "binokel_value",
+    "doppelbinokel_value",
+    "rundlauf_value",
+    "rundlauf_with_familie_value",
+)
 _BOOL_FIELDS = (
     "meld_needs_trick",
     "opponents_half_bid_on_lost",
-    "double_familie_counts_twice",
     "durch_player_deals_next",
     "four_sitout_keeps_rotation",
 )
@@ -59,6 +82,25 @@ _CHOICE_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "trick_rounding": TRICK_ROUNDINGS,
     }
 )
+
+
+def rank_values(**values: int) -> tuple[tuple[str, int], ...]:
+    """A value per rank in rank order (A, 10, K, O, U, 7), 0 where none is given; the seven and
+    the ten are written ``S`` and ``Z`` here: ``rank_values(A=100, K=80)``."""
+    labels = {"Z": "10", "S": "7"}
+    given = {labels.get(key, key): value for key, value in values.items()}
+    return tuple((rank.value, given.get(rank.value, 0)) for rank in Rank)
+
+
+# The meld table of RULES.md ("Melds"; seeds/000). A double Familie counts as two Familien
+# (RULES.md decision); preisbinokel and some halls count it 1000 or 1500 instead.
+CLASSIC_SUIT_MELDS: tuple[SuitMeld, ...] = (
+    SuitMeld.of("doppelfamilie", "A A 10 10 K K O O U U", 200, 300),
+    SuitMeld.of("familie", "A 10 K O U", 100, 150),
+    SuitMeld.of(PAAR_KEY, "K O", 20, 40),
+)
+CLASSIC_FOUR = rank_values(A=100, K=80, O=60, U=40)
+CLASSIC_EIGHT = rank_values(A=1000, K=1000, O=1000, U=1000)
 
 
 @dataclass(frozen=True)
@@ -90,10 +132,22 @@ class RuleSet:
     meld_needs_trick: bool = True
     # Preisbinokel: on a lost game the opponents also get ceil10(bid / 2).
     opponents_half_bid_on_lost: bool = False
+    # The deck: 40 cards, or 48 with the sevens (seeds/000, 002, 003).
+    sevens: bool = False
+    # Cards per hand: at a 3-table (and for the three active players of a 4-table whose dealer
+    # sits out), and per partner at a pair table; without "pairs" the rule set has no pair
+    # tables. The Dabb holds the cards left over (4 at ejl tables).
+    hand_cards: tuple[tuple[str, int], ...] = (("three", 12), ("pairs", 9))
+    # The meld table (scoring/meld_table.py): suit melds in the order they are looked for,
+    # 4 and 8 of a rank per rank (0: no such meld), Binokel, Rundlauf (0: no Rundlauf).
+    suit_melds: tuple[SuitMeld, ...] = CLASSIC_SUIT_MELDS
+    four_of_a_rank: tuple[tuple[str, int], ...] = CLASSIC_FOUR
+    eight_of_a_rank: tuple[tuple[str, int], ...] = CLASSIC_EIGHT
+    binokel_value: int = 40
+    doppelbinokel_value: int = 300
     rundlauf_value: int = 240
     # Rule 15: Rundlauf together with a Familie.
     rundlauf_with_familie_value: int = 200
-    double_familie_counts_twice: bool = True
     games_per_round: tuple[tuple[str, int], ...] = (
         ("three", 12),
         ("pairs", 12),
@@ -114,6 +168,11 @@ class RuleSet:
         errors = _check_values(values)
         if errors:
             raise ScoringError(errors)
+        for name in _RANK_VALUE_FIELDS:  # one spelling: every rank, in rank order
+            given = dict(values[name])
+            object.__setattr__(
+                self, name, tuple((rank.value, given.get(rank.value, 0)) for rank in Rank)
+            )
 
     # --- queries -----------------------------------------------------------------------------
     def games_for(self, table_kind: str) -> int:
@@ -124,23 +183,64 @@ class RuleSet:
         raise ScoringError([FieldError.of("table_kind", M.UNKNOWN_TABLE_KIND, kind=table_kind)])
 
     @property
-    def meld_key(self) -> tuple[int, int, bool]:
-        """The fields that change which meld totals a hand can show (a cache key)."""
-        return (
-            self.rundlauf_value,
-            self.rundlauf_with_familie_value,
-            self.double_familie_counts_twice,
+    def deck_size(self) -> int:
+        return len(deck_ranks(self.sevens)) * len(SUITS) * COPIES
+
+    def hand_size(self, parties: int) -> int | None:
+        """Cards per hand in a game of ``parties`` parties (3 players or 2 pairs); None when the
+        rule set has no such game."""
+        shape = {3: "three", 2: "pairs"}.get(parties)
+        return None if shape is None else dict(self.hand_cards).get(shape)
+
+    @property
+    def pair_hand_cards(self) -> int | None:
+        """Cards per partner at a pair table (None: this rule set has no pair tables)."""
+        return self.hand_size(2)
+
+    @property
+    def table_kinds(self) -> tuple[str, ...]:
+        """The table kinds this rule set plays: a 3-table and the 4-table whose dealer sits
+        out always, a pair table where the partners have a hand size."""
+        return tuple(k for k in TABLE_KINDS if k != "pairs" or self.pair_hand_cards is not None)
+
+    def dabb_size(self, parties: int) -> int:
+        """The cards of the Dabb (the declarer takes and presses them) in such a game."""
+        hand = self.hand_size(parties)
+        players = HAND_SHAPES["three" if parties == 3 else "pairs"]
+        return 0 if hand is None else self.deck_size - players * hand
+
+    @cached_property
+    def meld_table(self) -> MeldTable:
+        """The meld table of this rule set (what every meld is worth)."""
+        return MeldTable(
+            suit_melds=self.suit_melds,
+            four=rank_values_of(self.four_of_a_rank),
+            eight=rank_values_of(self.eight_of_a_rank),
+            binokel=self.binokel_value,
+            doppelbinokel=self.doppelbinokel_value,
+            rundlauf=self.rundlauf_value,
+            rundlauf_with_familie=self.rundlauf_with_familie_value,
         )
+
+    @property
+    def meld_key(self) -> MeldTable:
+        """What changes which meld totals a hand can show (a cache key: equal tables share
+        their meld sets, different ones never do)."""
+        return self.meld_table
 
     # --- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "games_per_round":
+            if f.name in ("games_per_round", "hand_cards"):
                 value = dict(value)
             elif f.name == "tie_breaks":
                 value = list(value)
+            elif f.name == "suit_melds":
+                value = [meld.to_dict() for meld in value]
+            elif f.name in _RANK_VALUE_FIELDS:
+                value = rank_values_dict(value)
             out[f.name] = value
         return out
 
@@ -154,6 +254,12 @@ class RuleSet:
             raise ScoringError([FieldError.of("", M.NOT_AN_OBJECT)])
         errors: list[FieldError] = []
         readable: dict[str, Any] = {}
+        data = dict(data)
+        legacy = data.pop(_LEGACY_DOUBLE_FAMILIE, None)
+        if legacy is not None and not isinstance(legacy, bool):
+            errors.append(FieldError.of(_LEGACY_DOUBLE_FAMILIE, M.NOT_A_BOOLEAN))
+        elif legacy is False:
+            data = _double_familie_once(data)
         for key, value in data.items():
             if key not in _PARSERS:
                 errors.append(FieldError.of(str(key), M.UNKNOWN_RULE, name=key))
@@ -222,13 +328,7 @@ class RuleSet:
                 with_familie=self.rundlauf_with_familie_value,
             )
         )
-        lines.append(
-            t(
-                M.DESCRIBE_DOUBLE_FAMILIE_TWICE
-                if self.double_familie_counts_twice
-                else M.DESCRIBE_DOUBLE_FAMILIE_ONCE
-            )
-        )
+        lines.extend(self._describe_double_familie(t))
         lines.append(t(M.DESCRIBE_ROUNDS, rounds=self.rounds, **dict(self.games_per_round)))
         if self.tie_breaks:
             labels = [translate(TIE_BREAKS[key], lang) for key in self.tie_breaks]
@@ -236,6 +336,20 @@ class RuleSet:
         else:
             lines.append(t(M.DESCRIBE_TIES_SHARED))
         return lines
+
+    def _describe_double_familie(self, t: Callable[..., str]) -> list[str]:
+        melds = {meld.key: meld for meld in self.suit_melds}
+        double, familie, paar = (melds.get(k) for k in ("doppelfamilie", "familie", PAAR_KEY))
+        if familie is None:
+            return []
+        if double is None or (double.plain, double.trump) == (2 * familie.plain, 2 * familie.trump):
+            return [t(M.DESCRIBE_DOUBLE_FAMILIE_TWICE)]
+        if paar is not None and (double.plain, double.trump) == (
+            familie.plain + paar.plain,
+            familie.trump + paar.trump,
+        ):
+            return [t(M.DESCRIBE_DOUBLE_FAMILIE_ONCE)]
+        return [t(M.DESCRIBE_DOUBLE_FAMILIE_VALUE, plain=double.plain, trump=double.trump)]
 
 
 # --- value checks (run on every RuleSet, however it was built) ---------------------------------
@@ -257,6 +371,15 @@ def _check_values(values: Mapping[str, Any]) -> list[FieldError]:
             )
     if not values["name"].strip():
         errors.append(FieldError.of("name", M.MUST_NOT_BE_EMPTY))
+    errors.extend(check_suit_melds("suit_melds", values["suit_melds"]))
+    for name in _RANK_VALUE_FIELDS:
+        errors.extend(check_rank_values(name, values[name]))
+    if values["rundlauf_value"] > 0 and not any(
+        meld is not None and meld.key == PAAR_KEY and sorted(meld.cards) == sorted("KO")
+        for meld in values["suit_melds"]
+    ):
+        errors.append(FieldError.of("rundlauf_value", M.RUNDLAUF_NEEDS_PAAR))
+    errors.extend(_check_hand_cards(values["hand_cards"], values["sevens"]))
     errors.extend(_check_games_per_round(values["games_per_round"]))
     errors.extend(_check_tie_breaks(values["tie_breaks"]))
     return errors
@@ -279,6 +402,33 @@ def _check_games_per_round(value: Sequence[tuple[str, int | None]]) -> list[Fiel
     missing = [kind for kind in TABLE_KINDS if kind not in seen]
     if missing:
         errors.append(FieldError.of(field, M.TABLE_KINDS_MISSING, kinds=", ".join(missing)))
+    return errors
+
+
+def _check_hand_cards(value: Sequence[tuple[str, int | None]], sevens: bool) -> list[FieldError]:
+    field = "hand_cards"
+    errors: list[FieldError] = []
+    seen: list[str] = []
+    deck = len(deck_ranks(sevens)) * len(SUITS) * COPIES
+    for shape, cards in value:
+        sub = f"{field}.{shape}"
+        if shape not in HAND_SHAPES:
+            errors.append(FieldError.of(sub, M.UNKNOWN_HAND_SHAPE, shape=shape))
+            continue
+        if shape in seen:
+            errors.append(FieldError.of(sub, M.DUPLICATE_ENTRY, value=shape))
+        seen.append(shape)
+        if cards is None:
+            continue
+        players = HAND_SHAPES[shape]
+        if cards < 1:
+            errors.append(FieldError.of(sub, M.MUST_BE_AT_LEAST, min=1, value=cards))
+        elif players * cards > deck:
+            errors.append(
+                FieldError.of(sub, M.HANDS_EXCEED_DECK, players=players, cards=cards, deck=deck)
+            )
+    if "three" not in seen:
+        errors.append(FieldError.of(field, M.TABLE_KINDS_MISSING, kinds="three"))
     return errors
 
 
@@ -317,6 +467,18 @@ def _is_tie_breaks(value: object) -> bool:
     return isinstance(value, tuple) and all(isinstance(key, str) for key in value)
 
 
+def _is_suit_melds(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(meld, SuitMeld)
+        and isinstance(meld.key, str)
+        and isinstance(meld.cards, tuple)
+        and all(isinstance(rank, Rank) for rank in meld.cards)
+        and is_int(meld.plain)
+        and is_int(meld.trump)
+        for meld in value
+    )
+
+
 def _is_bool(value: object) -> bool:
     return isinstance(value, bool)
 
@@ -331,6 +493,10 @@ _HAS_TYPE: Mapping[str, Callable[[object], bool]] = MappingProxyType(
         **{name: is_int for name in _INT_FIELDS_MIN},
         **{name: _is_bool for name in _BOOL_FIELDS},
         **{name: _is_str for name in _CHOICE_FIELDS},
+        "sevens": _is_bool,
+        "hand_cards": _is_games_per_round,
+        "suit_melds": _is_suit_melds,
+        **{name: _is_games_per_round for name in ("four_of_a_rank", "eight_of_a_rank")},
         "games_per_round": _is_games_per_round,
         "tie_breaks": _is_tie_breaks,
     }
@@ -401,10 +567,42 @@ _PARSERS: Mapping[str, _Parser] = MappingProxyType(
         **{name: _parse_int for name in _INT_FIELDS_MIN},
         **{name: _parse_bool for name in _BOOL_FIELDS},
         **{name: _parse_str for name in _CHOICE_FIELDS},
+        "sevens": _parse_bool,
+        "hand_cards": _parse_games_per_round,
+        "suit_melds": parse_suit_melds,
+        **{name: parse_rank_values for name in ("four_of_a_rank", "eight_of_a_rank")},
         "games_per_round": _parse_games_per_round,
         "tie_breaks": _parse_tie_breaks,
     }
 )
+_RANK_VALUE_FIELDS = ("four_of_a_rank", "eight_of_a_rank")
+
+# Rule sets saved before the double Familie became a value (issue 9) said
+# "double_familie_counts_twice": false for "one Familie and one Paar": read as that value.
+_LEGACY_DOUBLE_FAMILIE = "double_familie_counts_twice"
+
+
+def _double_familie_once(data: dict[str, Any]) -> dict[str, Any]:
+    melds = data.get("suit_melds", [meld.to_dict() for meld in CLASSIC_SUIT_MELDS])
+    if not isinstance(melds, list) or not all(isinstance(m, Mapping) for m in melds):
+        return data  # reported when the suit melds are read
+    by_key = {m.get("key"): m for m in melds}
+    familie, paar = by_key.get("familie"), by_key.get(PAAR_KEY)
+    if familie is None or paar is None:
+        return data
+    changed = []
+    for meld in melds:
+        if meld.get("key") == "doppelfamilie":
+            # a broken entry is reported when the suit melds are read
+            with contextlib.suppress(KeyError, TypeError):
+                meld = {
+                    **meld,
+                    "plain": familie["plain"] + paar["plain"],
+                    "trump": familie["trump"] + paar["trump"],
+                }
+        changed.append(meld)
+    return {**data, "suit_melds": changed}
+
 
 # --- presets ---------------------------------------------------------------------------------
 EJL = RuleSet()

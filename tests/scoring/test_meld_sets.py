@@ -3,9 +3,12 @@ the sets RULES.md documents (the documented lists are spelled out here, never in
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from scoring import (
+    EJL,
     RuleSet,
     ScoringError,
     achievable_pair_totals,
@@ -74,7 +77,13 @@ def test_presets_with_the_same_meld_rules_share_the_sets():
 
 
 def test_meld_rules_change_the_sets():
-    once = RuleSet(double_familie_counts_twice=False)
+    once = dataclasses.replace(
+        EJL,
+        suit_melds=tuple(
+            dataclasses.replace(m, plain=120, trump=190) if m.key == "doppelfamilie" else m
+            for m in EJL.suit_melds
+        ),
+    )
     bigger_rundlauf = RuleSet(rundlauf_value=300, rundlauf_with_familie_value=250)
     assert achievable_totals(12, once) != achievable_totals(12)
     assert achievable_totals(12, bigger_rundlauf) != achievable_totals(12)

@@ -63,7 +63,17 @@ def test_ejl_defaults_match_rules_md():
     assert (EJL.durch_won, EJL.durch_lost_factor) == (1000, 2)
     assert (EJL.rundlauf_value, EJL.rundlauf_with_familie_value) == (240, 200)
     assert EJL.conceded_opponent_mode == "half_bid"
-    assert EJL.meld_needs_trick and EJL.double_familie_counts_twice
+    assert EJL.meld_needs_trick
+    melds = {m.key: (m.cards_text(), m.plain, m.trump) for m in EJL.suit_melds}
+    assert melds == {
+        "paar": ("K O", 20, 40),
+        "familie": ("A 10 K O U", 100, 150),
+        # RULES.md decision: a double Familie counts as two Familien
+        "doppelfamilie": ("A A 10 10 K K O O U U", 200, 300),
+    }
+    assert dict(EJL.four_of_a_rank) == {"A": 100, "10": 0, "K": 80, "O": 60, "U": 40, "7": 0}
+    assert set(dict(EJL.eight_of_a_rank).values()) == {1000, 0}
+    assert (EJL.binokel_value, EJL.doppelbinokel_value) == (40, 300)
     assert not EJL.opponents_half_bid_on_lost
     assert [EJL.games_for(kind) for kind in ("three", "pairs", "four_sitout")] == [12, 12, 16]
     assert EJL.rounds == 3
@@ -251,12 +261,14 @@ def test_ejl_description_in_german():
 
 
 def test_description_follows_the_fields():
-    rules = RuleSet(
-        lost_factor=3,
-        trick_rounding="none",
-        meld_needs_trick=False,
-        double_familie_counts_twice=False,
-        tie_breaks=(),
+    rules = RuleSet.from_dict(
+        {
+            "lost_factor": 3,
+            "trick_rounding": "none",
+            "meld_needs_trick": False,
+            "double_familie_counts_twice": False,  # as saved before issue 9
+            "tie_breaks": [],
+        }
     )
     lines = rules.describe("en")
     assert "Lost game: −3 × bid." in lines
