@@ -30,7 +30,7 @@ from scoring.cards import (
     deck_ranks,
 )
 from scoring.errors import FieldError, ScoringError
-from scoring.meld_sets import single_hands
+from scoring.meld_sets import pair_totals, single_hands
 from scoring.meld_table import MeldTable
 from scoring.reading import is_int
 from scoring.rules import EJL, RuleSet
@@ -231,13 +231,7 @@ def achievable_pair_totals(rules: RuleSet = EJL) -> frozenset[int]:
     cards = rules.pair_hand_cards
     if cards is None:
         return frozenset()
-    return _pair_sums(rules.meld_key, rules.sevens, cards)
-
-
-@cache
-def _pair_sums(table: MeldTable, sevens: bool, cards: int) -> frozenset[int]:
-    single = _achievable(table, sevens, cards)
-    return frozenset(a + b for a in single for b in single)
+    return pair_totals(rules.meld_key, deck_ranks(rules.sevens), cards)
 
 
 @cache

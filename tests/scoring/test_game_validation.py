@@ -200,7 +200,7 @@ def test_meld_above_every_12_card_hand_names_the_highest_total():
     )
 
 
-def test_pair_meld_must_be_a_sum_of_two_9_card_totals():
+def test_pair_meld_must_be_one_two_hands_from_one_deck_can_show():
     assert validate_game(game(parties=[(1000 + 1040, 125), (0, 125)])) == []
     bad = game(parties=[(2090, 125), (0, 125)])
     assert messages(bad, "en")["parties[0].meld"] == (
@@ -210,7 +210,7 @@ def test_pair_meld_must_be_a_sum_of_two_9_card_totals():
     bad = game(parties=[(990, 125), (0, 125)])
     assert messages(bad)["parties[0].meld"] == (
         "Zwei Partner mit je 9 Karten können zusammen nicht 990 melden; die nächstmöglichen "
-        "Werte sind 980 und 1000."
+        "Werte sind 700 und 1000."
     )
 
 
