@@ -4,7 +4,7 @@ It never imports Django; the web app calls it with plain frozen dataclasses. See
 """
 
 from scoring.cards import EYES, Card, Rank, Suit
-from scoring.engine import read_game, score_game, validate_game
+from scoring.engine import GameCheck, check_game, read_game, score_game, validate_game
 from scoring.errors import EngineError, FieldError, ScoringError, translate
 from scoring.meld_table import MeldTable, SuitMeld
 from scoring.melds import (
@@ -32,6 +32,7 @@ __all__ = [
     "Card",
     "EngineError",
     "FieldError",
+    "GameCheck",
     "GameInput",
     "GameKind",
     "GameRead",
@@ -48,6 +49,7 @@ __all__ = [
     "achievable_pair_totals",
     "achievable_totals",
     "best_trump",
+    "check_game",
     "find_witness",
     "full_deck",
     "get_preset",

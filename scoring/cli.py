@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
 from scoring import messages as M
-from scoring.engine import read_game, score_game
+from scoring.engine import check_game, read_game, score_game
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError
 from scoring.melds import (
     achievable_pair_totals,
@@ -72,8 +72,15 @@ def _load_rules(path: str | None) -> RuleSet:
         raise _Invalid(_prefixed("rules", e) for e in exc.errors) from None
 
 
-def _score(data: object, rules: RuleSet) -> dict[str, Any]:
-    return score_game(read_game(data, rules), rules).to_dict()
+def _score(data: object, rules: RuleSet, lang: str) -> dict[str, Any]:
+    """The points of one game; ``"warnings"`` (the shape of ``"errors"``) only when there are
+    any, e.g. a bid no hand can make."""
+    game = read_game(data, rules)
+    out = score_game(game, rules).to_dict()
+    warnings = check_game(game, rules).warnings
+    if warnings:
+        out["warnings"] = [warning.as_dict(lang) for warning in warnings]
+    return out
 
 
 def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
@@ -87,14 +94,14 @@ def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
         errors: list[FieldError] = []
         for i, item in enumerate(data):
             try:
-                results.append(_score(item, rules))
+                results.append(_score(item, rules, args.lang))
             except ScoringError as exc:
                 errors.extend(_prefixed(f"[{i}]", e) for e in exc.errors)
         if errors:
             raise _Invalid(errors)
         return _dumps(results)
     try:
-        return _dumps(_score(data, rules))
+        return _dumps(_score(data, rules, args.lang))
     except ScoringError as exc:
         raise _Invalid(exc.errors) from None
 

@@ -28,6 +28,7 @@ Decisions beyond RULES.md (each documented where it is made):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from scoring import messages as M
@@ -40,7 +41,7 @@ from scoring.melds import (
 from scoring.model import GameInput, GameKind, GameResult, PartyInput
 from scoring.rules import EJL, RuleSet
 
-TOTAL_EYES = 250
+TOTAL_EYES = 250  # with the ejl cards; a rule set's own is RuleSet.total_eyes
 MIN_PRESSED_EYES = 8  # 4 pressed cards, at least 4 Unter
 MAX_PRESSED_EYES = 44  # 4 pressed cards, at most 4 Asse
 PLAYERS = {3: 3, 2: 4}  # parties -> players in the game
@@ -66,9 +67,30 @@ def half_bid(bid: int) -> int:
 
 
 # --- validation --------------------------------------------------------------------------------
-def validate_game(game: GameInput, rules: RuleSet = EJL) -> list[FieldError]:
-    """Every problem of one game entry, addressed to its field; an empty list when it is valid."""
+@dataclass(frozen=True)
+class GameCheck:
+    """What checking one game entry found: ``errors`` make it invalid (it cannot be scored),
+    ``warnings`` only ask for a second look (e.g. a bid no hand can make: the desk must still be
+    able to record what was really bid). Both are field-addressed and translatable."""
+
+    errors: tuple[FieldError, ...] = ()
+    warnings: tuple[FieldError, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+def check_game(game: GameInput, rules: RuleSet = EJL) -> GameCheck:
+    """Every problem of one game entry (errors) and everything worth a second look (warnings),
+    each addressed to its field."""
     return _validate(game, rules, _NO_PROBLEMS)
+
+
+def validate_game(game: GameInput, rules: RuleSet = EJL) -> list[FieldError]:
+    """Every problem of one game entry, addressed to its field; an empty list when it is valid
+    (warnings are not problems: see ``check_game``)."""
+    return list(_validate(game, rules, _NO_PROBLEMS).errors)
 
 
 def read_game(data: object, rules: RuleSet = EJL) -> GameInput:
@@ -77,17 +99,18 @@ def read_game(data: object, rules: RuleSet = EJL) -> GameInput:
     read = GameInput.read(data)
     if read.game is None:
         raise ScoringError(read.errors)
-    errors = _validate(read.game, rules, read.problems)
+    errors = _validate(read.game, rules, read.problems).errors
     if errors:
         raise ScoringError(errors)
     return read.game
 
 
-def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> list[FieldError]:
-    """The checks of ``validate_game``. A field in ``problems`` could not be read: its problems
+def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck:
+    """The checks of ``check_game``. A field in ``problems`` could not be read: its problems
     are reported in its place, its own checks are skipped, and so is every check that needs its
     value; any problem left over (an unknown field) comes last."""
     errors: list[FieldError] = []
+    warnings: list[FieldError] = []
     reported: set[str] = set()
 
     def unreadable(field: str) -> bool:
@@ -126,7 +149,9 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> list[Fiel
     )
 
     if not unreadable("bid"):
-        errors.extend(_check_bid(game, kind, declarer, revoked, parties_known, rules))
+        errors.extend(_check_bid(game, kind, declarer, revoked, rules))
+        if parties_known:
+            warnings.extend(_bid_warnings(game, rules))
     if not unreadable("parties") and count not in PLAYERS:
         errors.append(FieldError.of("parties", M.PARTY_COUNT, count=count))
 
@@ -153,8 +178,8 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> list[Fiel
             tricks_ok = tricks_known = False
         else:
             trick_sum += tricks or 0
-            if i == declarer and kind is not None and (tricks or 0) < MIN_PRESSED_EYES:
-                errors.append(FieldError.of(field, M.DECLARER_TRICKS_TOO_FEW, tricks=tricks or 0))
+            if kind is not None and declarer is not None:
+                errors.extend(_check_trick_minimum(tricks or 0, field, i == declarer, count, rules))
         if not unreadable(f"{prefix}.took_trick"):
             errors.extend(_check_took_trick(party, i, kind, declarer, tricks_known))
 
@@ -166,7 +191,40 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> list[Fiel
         for field, left in problems.items():
             if field not in reported:
                 errors.extend(left)
-    return errors
+    return GameCheck(tuple(errors), tuple(warnings))
+
+
+def _check_trick_minimum(
+    tricks: int, field: str, is_declarer: bool, parties: int, rules: RuleSet
+) -> list[FieldError]:
+    """Plausibility (RULES.md decision): the declarer's tricks hold the pressed cards (at least
+    8 eyes with 4 Unter); any other party that took a trick took at least the cheapest trick
+    (6 eyes at a 3-table, 8 at a pair table)."""
+    if parties not in PLAYERS:
+        return []
+    if is_declarer:
+        least = rules.pressed_eyes(parties)[0]
+        if tricks >= least:
+            return []
+        if (rules.dabb_size(parties), least) == (4, MIN_PRESSED_EYES):
+            return [FieldError.of(field, M.DECLARER_TRICKS_TOO_FEW, tricks=tricks)]
+        return [
+            FieldError.of(
+                field,
+                M.DECLARER_TRICKS_BELOW_PRESSED,
+                cards=rules.dabb_size(parties),
+                least=least,
+                tricks=tricks,
+            )
+        ]
+    least = rules.trick_min_eyes(parties)
+    if 0 < tricks < least:
+        return [
+            FieldError.of(
+                field, M.TRICKS_BELOW_ONE_TRICK, least=least, cards=PLAYERS[parties], tricks=tricks
+            )
+        ]
+    return []
 
 
 def _check_revoked(
@@ -192,7 +250,6 @@ def _check_bid(
     kind: GameKind | None,
     declarer: int | None,
     revoked: frozenset[int] | None,
-    parties_known: bool,
     rules: RuleSet,
 ) -> list[FieldError]:
     bid = game.bid
@@ -212,12 +269,19 @@ def _check_bid(
         errors.append(FieldError.of("bid", M.BID_TOO_LOW, min_bid=rules.min_bid, bid=bid))
     if bid % rules.bid_step:
         errors.append(FieldError.of("bid", M.BID_STEP, step=rules.bid_step, bid=bid))
-    highest = _highest_makeable_bid(len(game.parties), rules) if parties_known else None
-    if highest is not None and bid > highest:
-        # No hand can make it: the highest meld plus every eye. A typo (2000 for 200) is
-        # caught here instead of costing the declarer 4000 points.
-        errors.append(FieldError.of("bid", M.BID_TOO_HIGH, highest=highest, bid=bid))
     return errors
+
+
+def _bid_warnings(game: GameInput, rules: RuleSet) -> list[FieldError]:
+    """A bid no hand can make (the highest meld plus every eye) is likely a typo (2000 for
+    200, which would cost the declarer 4000 points): a warning, not an error (RULES.md), so
+    that the desk can still record what was really bid."""
+    bid = game.bid
+    highest = _highest_makeable_bid(len(game.parties), rules)
+    if bid is None or highest is None or bid <= highest:
+        return []
+    tricks = rules.total_eyes
+    return [FieldError.of("bid", M.BID_TOO_HIGH, highest=highest, tricks=tricks, bid=bid)]
 
 
 def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
@@ -226,8 +290,8 @@ def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
     if cards is None:
         return None
     if parties == 2:
-        return max(achievable_pair_totals(rules)) + TOTAL_EYES
-    return max(achievable_totals(cards, rules)) + TOTAL_EYES
+        return max(achievable_pair_totals(rules)) + rules.total_eyes
+    return max(achievable_totals(cards, rules)) + rules.total_eyes
 
 
 def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int] | None) -> bool:

@@ -35,7 +35,8 @@ BID_MISSING_LOST_DURCH = N_("A lost Durch costs {factor} × the bid: enter the b
 BID_TOO_LOW = N_("The bid must be at least {min_bid} (now {bid}).")
 BID_STEP = N_("The bid must be a multiple of {step} (now {bid}).")
 BID_TOO_HIGH = N_(
-    "No hand can make a bid above {highest} (the highest meld + 250 eyes); now {bid}. A typo?"
+    "No hand can make a bid above {highest} (the highest meld + {tricks} for all tricks); now "
+    "{bid}. A typo?"
 )
 MELD_IN_DURCH = N_("A Durch has no melds: leave the meld empty.")
 MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
@@ -57,6 +58,14 @@ MELD_IMPOSSIBLE_PAIR_MAX = N_(
 )
 DECLARER_TRICKS_TOO_FEW = N_(
     "The declarer's tricks include the 4 pressed cards, so at least 8 eyes (4 Unter); now {tricks}."
+)
+DECLARER_TRICKS_BELOW_PRESSED = N_(
+    "The declarer's tricks include the {cards} pressed cards, so at least {least} eyes; now "
+    "{tricks}."
+)
+TRICKS_BELOW_ONE_TRICK = N_(
+    "A party that took a trick has at least {least} eyes (a trick holds {cards} cards); now "
+    "{tricks}. Without a trick leave it at 0."
 )
 TRICKS_RANGE = N_("The tricks must be between 0 and 250 (now {tricks}).")
 TRICKS_SUM = N_("The tricks of all parties must add up to 250 (now {total}).")

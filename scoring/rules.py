@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
-from scoring.cards import COPIES, SUITS, Rank, deck_ranks
+from scoring.cards import COPIES, EYES, SUITS, Rank, deck_ranks
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError, translate
 from scoring.meld_table import (
     PAAR_KEY,
@@ -37,6 +37,7 @@ TABLE_KINDS: tuple[str, ...] = ("three", "pairs", "four_sitout")
 # Hands by the shape of a game: "three" players (a 3-table, or the active players of a 4-table
 # whose dealer sits out) or two "pairs" (a pair table; the partners hold a hand each).
 HAND_SHAPES: Mapping[str, int] = MappingProxyType({"three": 3, "pairs": 4})  # -> players
+LAST_TRICK_BONUS = 10  # rule 11
 CONCEDED_OPPONENT_MODES: tuple[str, ...] = ("half_bid", "per_player")
 TRICK_ROUNDINGS: tuple[str, ...] = ("round10", "none")
 # The tie-breaks a rule set may name, in this one place: key -> label (msgid). The standings
@@ -208,6 +209,27 @@ class RuleSet:
         hand = self.hand_size(parties)
         players = HAND_SHAPES["three" if parties == 3 else "pairs"]
         return 0 if hand is None else self.deck_size - players * hand
+
+    @cached_property
+    def _deck_eyes(self) -> tuple[int, ...]:
+        """The eyes of every card of the deck, cheapest first."""
+        ranks = deck_ranks(self.sevens)
+        return tuple(sorted(EYES[rank] for rank in ranks for _ in range(len(SUITS) * COPIES)))
+
+    @property
+    def total_eyes(self) -> int:
+        """The eyes of a game: every card, and 10 for the last trick (250 with ejl cards)."""
+        return sum(self._deck_eyes) + LAST_TRICK_BONUS
+
+    def trick_min_eyes(self, parties: int) -> int:
+        """The fewest eyes of a party that took a trick: a trick holds a card of every player
+        (RULES.md: 3 Unter, 6 eyes, at a 3-table; 4 Unter, 8, at a pair table)."""
+        return sum(self._deck_eyes[: HAND_SHAPES["three" if parties == 3 else "pairs"]])
+
+    def pressed_eyes(self, parties: int) -> tuple[int, int]:
+        """The fewest and the most eyes the cards a declarer presses can hold (the Dabb)."""
+        dabb = self.dabb_size(parties)
+        return sum(self._deck_eyes[:dabb]), sum(self._deck_eyes[len(self._deck_eyes) - dabb :])
 
     @cached_property
     def meld_table(self) -> MeldTable:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import (
+    EJL,
     GameInput,
     GameKind,
     PartyInput,
@@ -27,12 +28,19 @@ MELDS_PAIR = sorted(t for t in achievable_pair_totals() if t <= 1500)
 
 @st.composite
 def split_250(draw, parts, declarer):
-    """250 eyes over the parties; the declarer's share holds the 4 pressed cards (>= 8 eyes)."""
+    """250 eyes over the parties; the declarer's share holds the 4 pressed cards (>= 8 eyes),
+    every other party took no trick (0) or at least the cheapest trick (RULES.md: 6 eyes at a
+    3-table, 8 at a pair table)."""
     rest = 250 - MIN_PRESSED_EYES
     cuts = sorted(draw(st.lists(st.integers(0, rest), min_size=parts - 1, max_size=parts - 1)))
     bounds = [0, *cuts, rest]
     shares = [b - a for a, b in zip(bounds, bounds[1:], strict=False)]
     shares[declarer] += MIN_PRESSED_EYES
+    least = EJL.trick_min_eyes(parts)
+    for i, share in enumerate(shares):
+        if i != declarer and 0 < share < least:
+            shares[declarer] += share
+            shares[i] = 0
     return shares
 
 
