@@ -6,6 +6,7 @@ It never imports Django; the web app calls it with plain frozen dataclasses. See
 from scoring.cards import EYES, Card, Rank, Suit
 from scoring.engine import GameCheck, check_game, read_game, score_game, validate_game
 from scoring.errors import EngineError, FieldError, ScoringError, translate
+from scoring.kinds import GameKind
 from scoring.meld_table import MeldTable, SuitMeld
 from scoring.melds import (
     MeldCounts,
@@ -21,7 +22,7 @@ from scoring.melds import (
     nearest_totals,
     witness,
 )
-from scoring.model import GameInput, GameKind, GameRead, GameResult, PartyInput
+from scoring.model import GameInput, GameRead, GameResult, PartyInput
 from scoring.rules import EJL, PRESETS, TIE_BREAKS, RuleSet, get_preset
 
 __all__ = [

@@ -33,12 +33,13 @@ from types import MappingProxyType
 
 from scoring import messages as M
 from scoring.errors import FieldError, ScoringError
+from scoring.kinds import GameKind
 from scoring.melds import (
     achievable_pair_totals,
     achievable_totals,
     nearest_totals,
 )
-from scoring.model import GameInput, GameKind, GameResult, PartyInput
+from scoring.model import GameInput, GameResult, PartyInput
 from scoring.rules import EJL, RuleSet
 
 TOTAL_EYES = 250  # with the ejl cards; a rule set's own is RuleSet.total_eyes
@@ -121,8 +122,11 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck
         return True
 
     kind = game.kind
-    if not unreadable("kind") and kind is None:
-        errors.append(FieldError.of("kind", M.REQUIRED))
+    if not unreadable("kind"):
+        if kind is None:
+            errors.append(FieldError.of("kind", M.REQUIRED))
+        elif not rules.plays(kind):
+            errors.append(FieldError.of("kind", _NOT_PLAYED[kind]))
 
     parties: Sequence[PartyInput] = game.parties
     count = len(parties)
@@ -192,6 +196,16 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck
             if field not in reported:
                 errors.extend(left)
     return GameCheck(tuple(errors), tuple(warnings))
+
+
+# Why a kind the rule set does not play is refused (preisbinokel refuses a Durch).
+_NOT_PLAYED: Mapping[GameKind, str] = MappingProxyType(
+    {
+        GameKind.PLAYED: M.GAME_KINDS_WITHOUT_PLAYED,  # a rule set always plays played games
+        GameKind.CONCEDED: M.NOT_PLAYED_CONCEDED,
+        GameKind.DURCH: M.NOT_PLAYED_DURCH,
+    }
+)
 
 
 def _check_trick_minimum(

@@ -24,7 +24,9 @@ RULES_FILE_UNREADABLE = N_("The rule set file cannot be read ({detail}).")
 INVALID_COMMAND_LINE = N_("Invalid command line: {detail}")
 
 # --- one game ----------------------------------------------------------------------------------
-UNKNOWN_KIND = N_('Unknown game kind "{value}"; use played, conceded or durch.')
+UNKNOWN_KIND = N_('Unknown game kind "{value}"; use one of: {choices}.')
+NOT_PLAYED_CONCEDED = N_("This rule set does not let the declarer concede (Abschreiben).")
+NOT_PLAYED_DURCH = N_("This rule set plays no Durch.")
 PARTY_COUNT = N_(
     "A game has 3 players (12 cards each) or 2 pairs (pair table), not {count} parties."
 )
@@ -93,6 +95,7 @@ MUST_NOT_BE_EMPTY = N_("Must not be empty.")
 UNKNOWN_TABLE_KIND = N_('Unknown table kind "{kind}"; use three, pairs or four_sitout.')
 TABLE_KINDS_MISSING = N_("Games per round are missing for: {kinds}.")
 DUPLICATE_ENTRY = N_('"{value}" appears more than once.')
+GAME_KINDS_WITHOUT_PLAYED = N_('The game kinds must include "played".')
 UNKNOWN_TIE_BREAK = N_('Unknown tie-break "{key}"; choose from: {choices}.')
 UNKNOWN_HAND_SHAPE = N_('Unknown game shape "{shape}"; use three or pairs.')
 HANDS_EXCEED_DECK = N_(
@@ -127,6 +130,8 @@ DESCRIBE_CONCEDED_PER_PLAYER = N_(
     "(a dealer who sits out does not count)."
 )
 DESCRIBE_DURCH = N_("Durch: +{won} when won, −{factor} × bid when lost.")
+DESCRIBE_NO_DURCH = N_("No Durch is played.")
+DESCRIBE_NO_CONCEDING = N_("The declarer cannot concede.")
 DESCRIBE_ROUND10 = N_(
     "Tricks are rounded to 10 (5 rounds up); won or lost is decided on the exact eyes."
 )

@@ -22,19 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
 from scoring.errors import FieldError, ScoringError
+from scoring.kinds import GameKind as GameKind  # re-exported: the kinds of a game
 from scoring.reading import is_int
-
-
-class GameKind(StrEnum):
-    PLAYED = "played"
-    CONCEDED = "conceded"
-    DURCH = "durch"
 
 
 @dataclass(frozen=True)
@@ -100,7 +94,8 @@ class GameInput:
         elif not isinstance(raw_kind, str):
             problem(FieldError.of("kind", M.NOT_TEXT))
         elif raw_kind not in _KINDS:
-            problem(FieldError.of("kind", M.UNKNOWN_KIND, value=raw_kind))
+            choices = ", ".join(kind.value for kind in GameKind)
+            problem(FieldError.of("kind", M.UNKNOWN_KIND, value=raw_kind, choices=choices))
         else:
             kind = GameKind(raw_kind)
 

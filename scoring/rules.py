@@ -20,6 +20,7 @@ from typing import Any
 from scoring import messages as M
 from scoring.cards import COPIES, EYES, SUITS, Rank, deck_ranks
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError, translate
+from scoring.kinds import GameKind
 from scoring.meld_table import (
     PAAR_KEY,
     MeldTable,
@@ -111,6 +112,8 @@ class RuleSet:
     name: str = "ejl"
     min_bid: int = 150
     bid_step: int = 10
+    # The kinds of game this rule set plays (preisbinokel: no Durch; issue 9).
+    game_kinds: tuple[GameKind, ...] = (GameKind.PLAYED, GameKind.CONCEDED, GameKind.DURCH)
     # Lost game: the declarer scores -lost_factor * bid (rule 9).
     lost_factor: int = 2
     # Conceded game: the declarer scores -conceded_declarer_factor * bid (rule 6).
@@ -176,6 +179,17 @@ class RuleSet:
             )
 
     # --- queries -----------------------------------------------------------------------------
+    def plays(self, kind: GameKind) -> bool:
+        """Whether this rule set plays games of this kind (the desk and the printed sheet
+        offer only these)."""
+        return kind in self.game_kinds
+
+    def declarer_deals_next(self, kind: GameKind) -> bool:
+        """Whether after a game of this kind its declarer deals the next game (rule 14: the
+        Durch player). At a 4-table whose dealer sits out ``four_sitout_keeps_rotation`` says
+        whether the printed rotation stays instead."""
+        return self.durch_player_deals_next and kind.is_durch
+
     def games_for(self, table_kind: str) -> int:
         """Games per round at a table of this kind ("three", "pairs", "four_sitout")."""
         for kind, games in self.games_per_round:
@@ -257,8 +271,8 @@ class RuleSet:
             value = getattr(self, f.name)
             if f.name in ("games_per_round", "hand_cards"):
                 value = dict(value)
-            elif f.name == "tie_breaks":
-                value = list(value)
+            elif f.name in ("tie_breaks", "game_kinds"):
+                value = [str(item) for item in value]
             elif f.name == "suit_melds":
                 value = [meld.to_dict() for meld in value]
             elif f.name in _RANK_VALUE_FIELDS:
@@ -321,17 +335,11 @@ class RuleSet:
                 else M.DESCRIBE_OPPONENTS
             ),
         ]
-        if self.conceded_opponent_mode == "per_player":
-            lines.append(
-                t(
-                    M.DESCRIBE_CONCEDED_PER_PLAYER,
-                    factor=self.conceded_declarer_factor,
-                    bonus=self.conceded_bonus_per_player,
-                )
-            )
+        lines.append(self._describe_conceded(t))
+        if self.plays(GameKind.DURCH):
+            lines.append(t(M.DESCRIBE_DURCH, won=self.durch_won, factor=self.durch_lost_factor))
         else:
-            lines.append(t(M.DESCRIBE_CONCEDED_HALF_BID, factor=self.conceded_declarer_factor))
-        lines.append(t(M.DESCRIBE_DURCH, won=self.durch_won, factor=self.durch_lost_factor))
+            lines.append(t(M.DESCRIBE_NO_DURCH))
         lines.append(
             t(M.DESCRIBE_ROUND10 if self.trick_rounding == "round10" else M.DESCRIBE_NO_ROUNDING)
         )
@@ -358,6 +366,17 @@ class RuleSet:
         else:
             lines.append(t(M.DESCRIBE_TIES_SHARED))
         return lines
+
+    def _describe_conceded(self, t: Callable[..., str]) -> str:
+        if not self.plays(GameKind.CONCEDED):
+            return t(M.DESCRIBE_NO_CONCEDING)
+        if self.conceded_opponent_mode == "per_player":
+            return t(
+                M.DESCRIBE_CONCEDED_PER_PLAYER,
+                factor=self.conceded_declarer_factor,
+                bonus=self.conceded_bonus_per_player,
+            )
+        return t(M.DESCRIBE_CONCEDED_HALF_BID, factor=self.conceded_declarer_factor)
 
     def _describe_double_familie(self, t: Callable[..., str]) -> list[str]:
         melds = {meld.key: meld for meld in self.suit_melds}
@@ -393,6 +412,7 @@ def _check_values(values: Mapping[str, Any]) -> list[FieldError]:
             )
     if not values["name"].strip():
         errors.append(FieldError.of("name", M.MUST_NOT_BE_EMPTY))
+    errors.extend(_check_game_kinds(values["game_kinds"]))
     errors.extend(check_suit_melds("suit_melds", values["suit_melds"]))
     for name in _RANK_VALUE_FIELDS:
         errors.extend(check_rank_values(name, values[name]))
@@ -424,6 +444,18 @@ def _check_games_per_round(value: Sequence[tuple[str, int | None]]) -> list[Fiel
     missing = [kind for kind in TABLE_KINDS if kind not in seen]
     if missing:
         errors.append(FieldError.of(field, M.TABLE_KINDS_MISSING, kinds=", ".join(missing)))
+    return errors
+
+
+def _check_game_kinds(value: Sequence[GameKind | None]) -> list[FieldError]:
+    field = "game_kinds"
+    errors = [
+        FieldError.of(f"{field}[{i}]", M.DUPLICATE_ENTRY, value=kind.value)
+        for i, kind in enumerate(value)
+        if kind is not None and kind in value[:i]
+    ]
+    if None not in value and GameKind.PLAYED not in value:
+        errors.append(FieldError.of(field, M.GAME_KINDS_WITHOUT_PLAYED))
     return errors
 
 
@@ -501,6 +533,10 @@ def _is_suit_melds(value: object) -> bool:
     )
 
 
+def _is_game_kinds(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(kind, GameKind) for kind in value)
+
+
 def _is_bool(value: object) -> bool:
     return isinstance(value, bool)
 
@@ -515,6 +551,7 @@ _HAS_TYPE: Mapping[str, Callable[[object], bool]] = MappingProxyType(
         **{name: is_int for name in _INT_FIELDS_MIN},
         **{name: _is_bool for name in _BOOL_FIELDS},
         **{name: _is_str for name in _CHOICE_FIELDS},
+        "game_kinds": _is_game_kinds,
         "sevens": _is_bool,
         "hand_cards": _is_games_per_round,
         "suit_melds": _is_suit_melds,
@@ -568,6 +605,23 @@ def _parse_games_per_round(key: str, value: object, errors: list[FieldError]) ->
     return tuple(parsed)
 
 
+def _parse_game_kinds(key: str, value: object, errors: list[FieldError]) -> object:
+    """A list of kinds ("played", "conceded", "durch", ...); an unknown entry is reported and
+    read as None."""
+    if not isinstance(value, list):
+        errors.append(FieldError.of(key, M.NOT_A_LIST))
+        return None
+    parsed: list[GameKind | None] = []
+    choices = ", ".join(kind.value for kind in GameKind)
+    for i, item in enumerate(value):
+        if item not in {kind.value for kind in GameKind}:
+            errors.append(FieldError.of(f"{key}[{i}]", M.UNKNOWN_KIND, value=item, choices=choices))
+            parsed.append(None)
+        else:
+            parsed.append(GameKind(item))
+    return tuple(parsed)
+
+
 def _parse_tie_breaks(key: str, value: object, errors: list[FieldError]) -> object:
     """A list of keys; an entry of the wrong type is reported and read as None (unknown)."""
     if not isinstance(value, list):
@@ -589,6 +643,7 @@ _PARSERS: Mapping[str, _Parser] = MappingProxyType(
         **{name: _parse_int for name in _INT_FIELDS_MIN},
         **{name: _parse_bool for name in _BOOL_FIELDS},
         **{name: _parse_str for name in _CHOICE_FIELDS},
+        "game_kinds": _parse_game_kinds,
         "sevens": _parse_bool,
         "hand_cards": _parse_games_per_round,
         "suit_melds": parse_suit_melds,
@@ -641,6 +696,12 @@ KLASSISCH = RuleSet(
 
 PREISBINOKEL = RuleSet(
     name="preisbinokel",
+    # RULES.md "Rule presets": no Durch, and a double Familie counts 1000 like eight of a rank
+    game_kinds=(GameKind.PLAYED, GameKind.CONCEDED),
+    suit_melds=(
+        SuitMeld.of("doppelfamilie", "A A 10 10 K K O O U U", 1000, 1000),
+        *CLASSIC_SUIT_MELDS[1:],
+    ),
     opponents_half_bid_on_lost=True,
     rounds=3,
     # 15 games at every table; at a 4-table with a sitting-out dealer everyone still plays 15

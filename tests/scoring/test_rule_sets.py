@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import EJL, PRESETS, TIE_BREAKS, RuleSet, ScoringError
+from scoring import EJL, PRESETS, TIE_BREAKS, GameKind, RuleSet, ScoringError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -284,3 +284,24 @@ def test_every_preset_is_described_in_both_languages_with_no_untranslated_line(n
     english = PRESETS[name].describe("en")
     assert len(german) == len(english) > 5
     assert all(de != en for de, en in zip(german, english, strict=True))
+
+
+# --- the kinds of game a rule set plays (issue 9) -----------------------------------------------
+def test_game_kinds_are_a_list_of_kinds_in_json():
+    assert EJL.to_dict()["game_kinds"] == ["played", "conceded", "durch"]
+    rules = RuleSet.from_dict({"game_kinds": ["played", "conceded"]})
+    assert rules.game_kinds == (GameKind.PLAYED, GameKind.CONCEDED)
+
+
+def test_game_kinds_must_be_known_distinct_and_include_played():
+    assert errors_of({"game_kinds": ["played", "solo", "played"]}) == {
+        "game_kinds[1]": (
+            'Unknown game kind "solo"; use one of: '
+            + ", ".join(kind.value for kind in GameKind)
+            + "."
+        ),
+        "game_kinds[2]": '"played" appears more than once.',
+    }
+    assert errors_of({"game_kinds": ["durch"]}) == {
+        "game_kinds": 'The game kinds must include "played".'
+    }
