@@ -27,7 +27,7 @@ Decisions beyond RULES.md (each documented where it is made):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -42,9 +42,7 @@ from scoring.melds import (
 from scoring.model import GameInput, GameResult, PartyInput
 from scoring.rules import EJL, RuleSet
 
-TOTAL_EYES = 250  # with the ejl cards; a rule set's own is RuleSet.total_eyes
-MIN_PRESSED_EYES = 8  # 4 pressed cards, at least 4 Unter
-MAX_PRESSED_EYES = 44  # 4 pressed cards, at most 4 Asse
+MIN_PRESSED_EYES = 8  # ejl: 4 pressed cards, at least 4 Unter (RuleSet.pressed_eyes)
 PLAYERS = {3: 3, 2: 4}  # parties -> players in the game
 
 # Problems of type or shape, by field (see GameRead): none for a game built in code.
@@ -177,18 +175,22 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck
         elif kind is GameKind.CONCEDED:
             if tricks:
                 errors.append(FieldError.of(field, M.TRICKS_IN_CONCEDED))
-        elif tricks is not None and not 0 <= tricks <= TOTAL_EYES:
-            errors.append(FieldError.of(field, M.TRICKS_RANGE, tricks=tricks))
+        elif tricks is not None and not 0 <= tricks <= rules.total_eyes:
+            errors.append(
+                FieldError.of(field, M.TRICKS_RANGE, eyes=rules.total_eyes, tricks=tricks)
+            )
             tricks_ok = tricks_known = False
         else:
             trick_sum += tricks or 0
             if kind is not None and declarer is not None:
                 errors.extend(_check_trick_minimum(tricks or 0, field, i == declarer, count, rules))
         if not unreadable(f"{prefix}.took_trick"):
-            errors.extend(_check_took_trick(party, i, kind, declarer, tricks_known))
+            errors.extend(_check_took_trick(party, i, kind, declarer, tricks_known, count, rules))
 
-    if kind in (GameKind.PLAYED, GameKind.DURCH) and tricks_ok and trick_sum != TOTAL_EYES:
-        errors.append(FieldError.of("parties", M.TRICKS_SUM, total=trick_sum))
+    if kind is not None and kind.has_tricks and tricks_ok and trick_sum != rules.total_eyes:
+        errors.append(
+            FieldError.of("parties", M.TRICKS_SUM, eyes=rules.total_eyes, total=trick_sum)
+        )
     if not unreadable("revoked"):
         errors.extend(revoked_errors)
     if problems:
@@ -204,6 +206,8 @@ _NOT_PLAYED: Mapping[GameKind, str] = MappingProxyType(
         GameKind.PLAYED: M.GAME_KINDS_WITHOUT_PLAYED,  # a rule set always plays played games
         GameKind.CONCEDED: M.NOT_PLAYED_CONCEDED,
         GameKind.DURCH: M.NOT_PLAYED_DURCH,
+        GameKind.DURCH_AUFGELEGT: M.NOT_PLAYED_DURCH_AUFGELEGT,
+        GameKind.BETTEL: M.NOT_PLAYED_BETTEL,
     }
 )
 
@@ -270,12 +274,11 @@ def _check_bid(
     if bid is None:
         if kind is None:
             return []  # whether a bid is needed depends on the kind (a won Durch needs none)
-        if kind is GameKind.DURCH:
-            # A won Durch needs no bid; a lost one costs durch_lost_factor x bid.
-            if declarer is not None and _durch_lost(game, declarer, revoked):
-                return [
-                    FieldError.of("bid", M.BID_MISSING_LOST_DURCH, factor=rules.durch_lost_factor)
-                ]
+        if kind.is_special:
+            # A won special game needs no bid; a lost one costs a multiple of the bid.
+            if declarer is not None and _special_won(game, kind, declarer, revoked, rules) is False:
+                msgid = M.BID_MISSING_LOST_DURCH if kind.is_durch else M.BID_MISSING_LOST_BETTEL
+                return [FieldError.of("bid", msgid, factor=rules.lost_factor_of(kind))]
             return []
         return [FieldError.of("bid", M.BID_MISSING)]
     errors = []
@@ -308,13 +311,27 @@ def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
     return max(achievable_totals(cards, rules)) + rules.total_eyes
 
 
-def _durch_lost(game: GameInput, declarer: int, revoked: frozenset[int] | None) -> bool:
-    """Whether a Durch is known to be lost (False when the entry is too broken to tell)."""
+def _special_won(
+    game: GameInput,
+    kind: GameKind,
+    declarer: int,
+    revoked: Set[int] | None,
+    rules: RuleSet,
+) -> bool:
+    """Whether the declarer won a special game: a Durch (also aufgelegt) took every trick, a
+    Bettel took none. Decision: a Bettel player who took no trick is marked so (the sheet's
+    "ohne Stich", ``took_trick`` false), as RULES.md asks of every declarer without a trick:
+    the declarer's tricks hold the pressed cards, so they are not 0 even then."""
     party = game.parties[declarer]
-    if (revoked is not None and declarer in revoked) or party.took_trick is False:
+    if revoked is not None and declarer in revoked:
+        return False
+    tricks = party.tricks or 0
+    if kind.is_durch:
+        return party.took_trick is not False and tricks == rules.total_eyes
+    if party.took_trick is False:
         return True
-    tricks = party.tricks
-    return (tricks or 0) != TOTAL_EYES
+    no_dabb = rules.dabb_size(len(game.parties)) == 0
+    return no_dabb and tricks == 0 and rules.trick_min_eyes(len(game.parties)) > 0
 
 
 def _check_meld(
@@ -322,8 +339,10 @@ def _check_meld(
 ) -> list[FieldError]:
     if meld is None:
         return []
-    if kind is GameKind.DURCH:
-        return [] if meld == 0 else [FieldError.of(field, M.MELD_IN_DURCH)]
+    if kind is not None and kind.is_special:
+        if meld == 0:
+            return []
+        return [FieldError.of(field, M.MELD_IN_DURCH if kind.is_durch else M.MELD_IN_BETTEL)]
     if meld < 0:
         return [FieldError.of(field, M.MELD_NEGATIVE, meld=meld)]
     if meld % 10:
@@ -349,6 +368,8 @@ def _check_took_trick(
     kind: GameKind | None,
     declarer: int | None,
     tricks_known: bool,
+    parties: int,
+    rules: RuleSet,
 ) -> list[FieldError]:
     took = party.took_trick
     field = f"parties[{index}].took_trick"
@@ -359,13 +380,17 @@ def _check_took_trick(
     if not tricks_known:
         return []  # the tricks could not be read, or are reported already
     eyes = party.tricks or 0
-    if took and eyes == 0:
+    if took and eyes == 0 and parties in PLAYERS and rules.trick_min_eyes(parties) > 0:
         return [FieldError.of(field, M.TOOK_TRICK_BUT_NO_EYES)]
     if not took:
-        if declarer is None:
+        if declarer is None or parties not in PLAYERS:
             return []
-        if index == declarer and eyes > MAX_PRESSED_EYES:
-            return [FieldError.of(field, M.TOOK_TRICK_PRESSED_ONLY, tricks=eyes)]
+        most = rules.pressed_eyes(parties)[1]
+        if index == declarer and eyes > most:
+            cards = rules.dabb_size(parties)
+            return [
+                FieldError.of(field, M.TOOK_TRICK_PRESSED_ONLY, cards=cards, most=most, tricks=eyes)
+            ]
         if index != declarer and eyes > 0:
             return [FieldError.of(field, M.NO_TRICK_BUT_EYES, tricks=eyes)]
     return []
@@ -401,19 +426,19 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
         return GameResult(tuple(points), False)
 
     counted = round10 if rules.trick_rounding == "round10" else _exact
-    revoked = set(game.revoked)
+    revoked = frozenset(game.revoked)
     # A revoking opponent's tricks count 0 (rule 7).
     trick_points = [0 if i in revoked else counted(s) for i, s in enumerate(tricks)]
     lost_bonus = half_bid(bid) if rules.opponents_half_bid_on_lost else 0
 
-    if kind is GameKind.DURCH:
-        won = declarer not in revoked and tricks[declarer] == TOTAL_EYES
+    if kind.is_special:
+        won = _special_won(game, kind, declarer, revoked, rules)
         if won:
             points = [0] * count
-            points[declarer] = rules.durch_won
+            points[declarer] = rules.won_value(kind)
         else:
             points = [p + lost_bonus for p in trick_points]
-            points[declarer] = -rules.durch_lost_factor * bid
+            points[declarer] = -rules.lost_factor_of(kind) * bid
         return GameResult(tuple(points), won)
 
     took_trick = [s > 0 for s in tricks]

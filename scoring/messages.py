@@ -27,6 +27,8 @@ INVALID_COMMAND_LINE = N_("Invalid command line: {detail}")
 UNKNOWN_KIND = N_('Unknown game kind "{value}"; use one of: {choices}.')
 NOT_PLAYED_CONCEDED = N_("This rule set does not let the declarer concede (Abschreiben).")
 NOT_PLAYED_DURCH = N_("This rule set plays no Durch.")
+NOT_PLAYED_DURCH_AUFGELEGT = N_("This rule set plays no Durch aufgelegt.")
+NOT_PLAYED_BETTEL = N_("This rule set plays no Bettel.")
 PARTY_COUNT = N_(
     "A game has 3 players (12 cards each) or 2 pairs (pair table), not {count} parties."
 )
@@ -34,6 +36,7 @@ DECLARER_MISSING = N_("Enter the declarer.")
 DECLARER_RANGE = N_("There is no party {value}; the declarer must be one of the {count} parties.")
 BID_MISSING = N_("Enter the bid.")
 BID_MISSING_LOST_DURCH = N_("A lost Durch costs {factor} × the bid: enter the bid.")
+BID_MISSING_LOST_BETTEL = N_("A lost Bettel costs {factor} × the bid: enter the bid.")
 BID_TOO_LOW = N_("The bid must be at least {min_bid} (now {bid}).")
 BID_STEP = N_("The bid must be a multiple of {step} (now {bid}).")
 BID_TOO_HIGH = N_(
@@ -41,6 +44,7 @@ BID_TOO_HIGH = N_(
     "{bid}. A typo?"
 )
 MELD_IN_DURCH = N_("A Durch has no melds: leave the meld empty.")
+MELD_IN_BETTEL = N_("A Bettel has no melds: leave the meld empty.")
 MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
 MELD_STEP = N_("The meld must be a multiple of 10 (now {meld}).")
 MELD_IMPOSSIBLE_HAND = N_(
@@ -69,12 +73,13 @@ TRICKS_BELOW_ONE_TRICK = N_(
     "A party that took a trick has at least {least} eyes (a trick holds {cards} cards); now "
     "{tricks}. Without a trick leave it at 0."
 )
-TRICKS_RANGE = N_("The tricks must be between 0 and 250 (now {tricks}).")
-TRICKS_SUM = N_("The tricks of all parties must add up to 250 (now {total}).")
+TRICKS_RANGE = N_("The tricks must be between 0 and {eyes} (now {tricks}).")
+TRICKS_SUM = N_("The tricks of all parties must add up to {eyes} (now {total}).")
 TRICKS_IN_CONCEDED = N_("A conceded game has no tricks: leave the tricks empty.")
 TOOK_TRICK_IN_CONCEDED = N_("A conceded game is not played: do not mark whether a trick was taken.")
 TOOK_TRICK_PRESSED_ONLY = N_(
-    "A declarer who took no trick has only the 4 pressed cards, at most 44 eyes (now {tricks})."
+    "A declarer who took no trick has only the {cards} pressed cards, at most {most} eyes (now "
+    "{tricks})."
 )
 TOOK_TRICK_BUT_NO_EYES = N_("Marked as having taken a trick, but the tricks are 0.")
 NO_TRICK_BUT_EYES = N_(
@@ -131,6 +136,10 @@ DESCRIBE_CONCEDED_PER_PLAYER = N_(
 )
 DESCRIBE_DURCH = N_("Durch: +{won} when won, −{factor} × bid when lost.")
 DESCRIBE_NO_DURCH = N_("No Durch is played.")
+DESCRIBE_DURCH_AUFGELEGT = N_("Durch aufgelegt: +{won} when won, −{factor} × bid when lost.")
+DESCRIBE_BETTEL = N_(
+    "Bettel (the declarer takes no trick): +{won} when won, −{factor} × bid when lost."
+)
 DESCRIBE_NO_CONCEDING = N_("The declarer cannot concede.")
 DESCRIBE_ROUND10 = N_(
     "Tricks are rounded to 10 (5 rounds up); won or lost is decided on the exact eyes."

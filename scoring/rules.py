@@ -59,6 +59,10 @@ _INT_FIELDS_MIN: Mapping[str, int] = MappingProxyType(
         "conceded_bonus_per_player": 0,
         "durch_won": 0,
         "durch_lost_factor": 0,
+        "durch_aufgelegt_won": 0,
+        "durch_aufgelegt_lost_factor": 0,
+        "bettel_won": 0,
+        "bettel_lost_factor": 0,
         "binokel_value": 0,
         "doppelbinokel_value": 0,
         "rundlauf_value": 0,
@@ -125,6 +129,13 @@ class RuleSet:
     conceded_bonus_per_player: int = 10
     durch_won: int = 1000
     durch_lost_factor: int = 2
+    # seeds/002 (where game_kinds plays them): the Durch laid open ("aufgelegt") and the
+    # Bettel / Untendurch (no trick; 500, 1000 or 1500 by region); lost, like every lost game
+    # (rule 9, RULES.md decision for the Durch): factor x bid.
+    durch_aufgelegt_won: int = 1500
+    durch_aufgelegt_lost_factor: int = 2
+    bettel_won: int = 1000
+    bettel_lost_factor: int = 2
     # Rule 14: after a Durch the Durch player deals the next game, the rotation goes on from there.
     durch_player_deals_next: bool = True
     # Decision (RULES.md): at a 4-table whose dealer sits out, the printed rotation stays after a
@@ -183,6 +194,21 @@ class RuleSet:
         """Whether this rule set plays games of this kind (the desk and the printed sheet
         offer only these)."""
         return kind in self.game_kinds
+
+    def won_value(self, kind: GameKind) -> int:
+        """What the declarer scores for a won special game (Durch, Durch aufgelegt, Bettel)."""
+        return self._special_values(kind)[0]
+
+    def lost_factor_of(self, kind: GameKind) -> int:
+        """A lost special game costs the declarer this many times the bid."""
+        return self._special_values(kind)[1]
+
+    def _special_values(self, kind: GameKind) -> tuple[int, int]:
+        return {
+            GameKind.DURCH: (self.durch_won, self.durch_lost_factor),
+            GameKind.DURCH_AUFGELEGT: (self.durch_aufgelegt_won, self.durch_aufgelegt_lost_factor),
+            GameKind.BETTEL: (self.bettel_won, self.bettel_lost_factor),
+        }[kind]
 
     def declarer_deals_next(self, kind: GameKind) -> bool:
         """Whether after a game of this kind its declarer deals the next game (rule 14: the
@@ -340,6 +366,16 @@ class RuleSet:
             lines.append(t(M.DESCRIBE_DURCH, won=self.durch_won, factor=self.durch_lost_factor))
         else:
             lines.append(t(M.DESCRIBE_NO_DURCH))
+        if self.plays(GameKind.DURCH_AUFGELEGT):
+            lines.append(
+                t(
+                    M.DESCRIBE_DURCH_AUFGELEGT,
+                    won=self.durch_aufgelegt_won,
+                    factor=self.durch_aufgelegt_lost_factor,
+                )
+            )
+        if self.plays(GameKind.BETTEL):
+            lines.append(t(M.DESCRIBE_BETTEL, won=self.bettel_won, factor=self.bettel_lost_factor))
         lines.append(
             t(M.DESCRIBE_ROUND10 if self.trick_rounding == "round10" else M.DESCRIBE_NO_ROUNDING)
         )
