@@ -419,6 +419,8 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
     if kind is GameKind.CONCEDED:
         if rules.conceded_opponent_mode == "per_player":
             bonus = rules.conceded_bonus_per_player * PLAYERS[count]
+        elif rules.conceded_opponent_mode == "per_opponent":
+            bonus = rules.conceded_bonus_per_opponent
         else:
             bonus = half_bid(bid)
         points = [meld + bonus for meld in melds]
@@ -441,9 +443,12 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
             points[declarer] = -rules.lost_factor_of(kind) * bid
         return GameResult(tuple(points), won)
 
-    took_trick = [s > 0 for s in tricks]
-    if parties[declarer].took_trick is not None:
-        took_trick[declarer] = bool(parties[declarer].took_trick)
+    # A party took a trick when it has eyes, unless marked otherwise: the declarer's eyes hold
+    # the pressed cards, and with some counting variants a trick can hold no eyes.
+    took_trick = [
+        s > 0 if party.took_trick is None else party.took_trick
+        for s, party in zip(tricks, parties, strict=True)
+    ]
     # Rule 13: a party that took no trick loses its meld.
     kept = [
         meld if took or not rules.meld_needs_trick else 0
@@ -453,7 +458,9 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
     won = declarer not in revoked and kept[declarer] + tricks[declarer] >= bid
     points = [kept[i] + trick_points[i] + (0 if won else lost_bonus) for i in range(count)]
     points[declarer] = (
-        kept[declarer] + counted(tricks[declarer]) if won else -rules.lost_factor * bid
+        kept[declarer] + counted(tricks[declarer])
+        if won
+        else -(rules.lost_factor * bid + rules.lost_extra)
     )
     return GameResult(tuple(points), won)
 

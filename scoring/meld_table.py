@@ -288,7 +288,11 @@ def check_suit_melds(field: str, melds: Sequence[SuitMeld | None]) -> list[Field
     return errors
 
 
-def check_rank_values(field: str, values: Sequence[tuple[str, int | None]]) -> list[FieldError]:
+def check_rank_values(
+    field: str, values: Sequence[tuple[str, int | None]], meld_values: bool = True
+) -> list[FieldError]:
+    """A value per rank: known ranks, once each; meld values are multiples of 10, any value
+    is at least 0."""
     errors: list[FieldError] = []
     seen: set[str] = set()
     for label, number in values:
@@ -298,8 +302,12 @@ def check_rank_values(field: str, values: Sequence[tuple[str, int | None]]) -> l
         elif label in seen:
             errors.append(FieldError.of(sub, M.DUPLICATE_ENTRY, value=label))
         seen.add(label)
-        if number is not None:
+        if number is None:
+            continue
+        if meld_values:
             errors.extend(check_meld_value(sub, number))
+        elif number < 0:
+            errors.append(FieldError.of(sub, M.MUST_BE_AT_LEAST, min=0, value=number))
     return errors
 
 

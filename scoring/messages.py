@@ -123,6 +123,7 @@ NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
 DESCRIBE_BID = N_("Bid: at least {min_bid}, in steps of {step}.")
 DESCRIBE_WON = N_("Won game: the declarer scores meld + tricks.")
 DESCRIBE_LOST = N_("Lost game: −{factor} × bid.")
+DESCRIBE_LOST_EXTRA = N_("Lost game: −({factor} × bid + {extra}); the melds are forfeited.")
 DESCRIBE_OPPONENTS = N_("Opponents always score meld + tricks.")
 DESCRIBE_OPPONENTS_HALF_BID = N_(
     "Opponents score meld + tricks; when the declarer loses, also half the bid (rounded up to 10)."
@@ -134,6 +135,10 @@ DESCRIBE_CONCEDED_PER_PLAYER = N_(
     "Conceded: declarer −{factor} × bid; each opponent meld + {bonus} per player in the game "
     "(a dealer who sits out does not count)."
 )
+DESCRIBE_CONCEDED_PER_OPPONENT = N_(
+    "Conceded: declarer −{factor} × bid; each opponent meld + {bonus}."
+)
+DESCRIBE_EYES = N_("Eyes: A {A}, 10 {Z}, K {K}, O {O}, U {U}; last trick {last}.")
 DESCRIBE_DURCH = N_("Durch: +{won} when won, −{factor} × bid when lost.")
 DESCRIBE_NO_DURCH = N_("No Durch is played.")
 DESCRIBE_DURCH_AUFGELEGT = N_("Durch aufgelegt: +{won} when won, −{factor} × bid when lost.")

@@ -38,8 +38,7 @@ TABLE_KINDS: tuple[str, ...] = ("three", "pairs", "four_sitout")
 # Hands by the shape of a game: "three" players (a 3-table, or the active players of a 4-table
 # whose dealer sits out) or two "pairs" (a pair table; the partners hold a hand each).
 HAND_SHAPES: Mapping[str, int] = MappingProxyType({"three": 3, "pairs": 4})  # -> players
-LAST_TRICK_BONUS = 10  # rule 11
-CONCEDED_OPPONENT_MODES: tuple[str, ...] = ("half_bid", "per_player")
+CONCEDED_OPPONENT_MODES: tuple[str, ...] = ("half_bid", "per_player", "per_opponent")
 TRICK_ROUNDINGS: tuple[str, ...] = ("round10", "none")
 # The tie-breaks a rule set may name, in this one place: key -> label (msgid). The standings
 # (binokel_tournament/services/standings.py, METRICS) implement exactly these keys.
@@ -55,8 +54,11 @@ _INT_FIELDS_MIN: Mapping[str, int] = MappingProxyType(
         "min_bid": 1,
         "bid_step": 1,
         "lost_factor": 0,
+        "lost_extra": 0,
         "conceded_declarer_factor": 0,
         "conceded_bonus_per_player": 0,
+        "conceded_bonus_per_opponent": 0,
+        "last_trick_bonus": 0,
         "durch_won": 0,
         "durch_lost_factor": 0,
         "durch_aufgelegt_won": 0,
@@ -118,8 +120,11 @@ class RuleSet:
     bid_step: int = 10
     # The kinds of game this rule set plays (preisbinokel: no Durch; issue 9).
     game_kinds: tuple[GameKind, ...] = (GameKind.PLAYED, GameKind.CONCEDED, GameKind.DURCH)
-    # Lost game: the declarer scores -lost_factor * bid (rule 9).
+    # Lost game: the declarer scores -(lost_factor * bid + lost_extra) (rule 9: twice the bid;
+    # seeds/002 also: the bid + 100, the melds forfeited; seeds/004: the bid). A lost game's
+    # declarer never keeps melds or tricks.
     lost_factor: int = 2
+    lost_extra: int = 0
     # Conceded game: the declarer scores -conceded_declarer_factor * bid (rule 6).
     conceded_declarer_factor: int = 1
     # "half_bid": every opponent gets ceil10(bid / 2) + its meld (ejl rule 6);
@@ -127,6 +132,8 @@ class RuleSet:
     # 3 at a 3-table and at a 4-table whose dealer sits out, 4 at a pair table.
     conceded_opponent_mode: str = "half_bid"
     conceded_bonus_per_player: int = 10
+    # "per_opponent": its meld + conceded_bonus_per_opponent (seeds/004: 40).
+    conceded_bonus_per_opponent: int = 40
     durch_won: int = 1000
     durch_lost_factor: int = 2
     # seeds/002 (where game_kinds plays them): the Durch laid open ("aufgelegt") and the
@@ -141,7 +148,8 @@ class RuleSet:
     # Decision (RULES.md): at a 4-table whose dealer sits out, the printed rotation stays after a
     # Durch, so that everyone still plays the same number of games.
     four_sitout_keeps_rotation: bool = True
-    # "round10": to the nearest 10, 5 rounds up (rule 11); "none": exact eyes.
+    # "round10": to the nearest 10, 5 rounds up (rule 11; seeds/002: "up from 5 eyes, down
+    # to 4", the same rounding); "none": exact eyes (seeds/002: "to the point", seeds/004).
     trick_rounding: str = "round10"
     # Rule 13: a party that took no trick loses its meld.
     meld_needs_trick: bool = True
@@ -149,6 +157,10 @@ class RuleSet:
     opponents_half_bid_on_lost: bool = False
     # The deck: 40 cards, or 48 with the sevens (seeds/000, 002, 003).
     sevens: bool = False
+    # The eyes a card counts (rule 11; seeds/002 lists regional counting variants, e.g. A 10,
+    # 10 10, K 10, others 0) and the bonus for the last trick (rule 11: 10).
+    card_eyes: tuple[tuple[str, int], ...] = tuple((rank.value, EYES[rank]) for rank in Rank)
+    last_trick_bonus: int = 10
     # Cards per hand: at a 3-table (and for the three active players of a 4-table whose dealer
     # sits out), and per partner at a pair table; without "pairs" the rule set has no pair
     # tables. The Dabb holds the cards left over (4 at ejl tables).
@@ -183,7 +195,7 @@ class RuleSet:
         errors = _check_values(values)
         if errors:
             raise ScoringError(errors)
-        for name in _RANK_VALUE_FIELDS:  # one spelling: every rank, in rank order
+        for name in (*_RANK_VALUE_FIELDS, "card_eyes"):  # one spelling: every rank, in order
             given = dict(values[name])
             object.__setattr__(
                 self, name, tuple((rank.value, given.get(rank.value, 0)) for rank in Rank)
@@ -253,13 +265,14 @@ class RuleSet:
     @cached_property
     def _deck_eyes(self) -> tuple[int, ...]:
         """The eyes of every card of the deck, cheapest first."""
+        eyes = dict(self.card_eyes)
         ranks = deck_ranks(self.sevens)
-        return tuple(sorted(EYES[rank] for rank in ranks for _ in range(len(SUITS) * COPIES)))
+        return tuple(sorted(eyes[rank.value] for rank in ranks for _ in range(len(SUITS) * COPIES)))
 
     @property
     def total_eyes(self) -> int:
         """The eyes of a game: every card, and 10 for the last trick (250 with ejl cards)."""
-        return sum(self._deck_eyes) + LAST_TRICK_BONUS
+        return sum(self._deck_eyes) + self.last_trick_bonus
 
     def trick_min_eyes(self, parties: int) -> int:
         """The fewest eyes of a party that took a trick: a trick holds a card of every player
@@ -301,7 +314,7 @@ class RuleSet:
                 value = [str(item) for item in value]
             elif f.name == "suit_melds":
                 value = [meld.to_dict() for meld in value]
-            elif f.name in _RANK_VALUE_FIELDS:
+            elif f.name in (*_RANK_VALUE_FIELDS, "card_eyes"):
                 value = rank_values_dict(value)
             out[f.name] = value
         return out
@@ -354,7 +367,9 @@ class RuleSet:
         lines = [
             t(M.DESCRIBE_BID, min_bid=self.min_bid, step=self.bid_step),
             t(M.DESCRIBE_WON),
-            t(M.DESCRIBE_LOST, factor=self.lost_factor),
+            t(M.DESCRIBE_LOST_EXTRA, factor=self.lost_factor, extra=self.lost_extra)
+            if self.lost_extra
+            else t(M.DESCRIBE_LOST, factor=self.lost_factor),
             t(
                 M.DESCRIBE_OPPONENTS_HALF_BID
                 if self.opponents_half_bid_on_lost
@@ -379,6 +394,19 @@ class RuleSet:
         lines.append(
             t(M.DESCRIBE_ROUND10 if self.trick_rounding == "round10" else M.DESCRIBE_NO_ROUNDING)
         )
+        eyes = dict(self.card_eyes)
+        if eyes != {rank.value: EYES[rank] for rank in Rank} or self.last_trick_bonus != 10:
+            lines.append(
+                t(
+                    M.DESCRIBE_EYES,
+                    A=eyes["A"],
+                    Z=eyes["10"],
+                    K=eyes["K"],
+                    O=eyes["O"],
+                    U=eyes["U"],
+                    last=self.last_trick_bonus,
+                )
+            )
         lines.append(
             t(
                 M.DESCRIBE_MELD_NEEDS_TRICK
@@ -411,6 +439,12 @@ class RuleSet:
                 M.DESCRIBE_CONCEDED_PER_PLAYER,
                 factor=self.conceded_declarer_factor,
                 bonus=self.conceded_bonus_per_player,
+            )
+        if self.conceded_opponent_mode == "per_opponent":
+            return t(
+                M.DESCRIBE_CONCEDED_PER_OPPONENT,
+                factor=self.conceded_declarer_factor,
+                bonus=self.conceded_bonus_per_opponent,
             )
         return t(M.DESCRIBE_CONCEDED_HALF_BID, factor=self.conceded_declarer_factor)
 
@@ -452,6 +486,7 @@ def _check_values(values: Mapping[str, Any]) -> list[FieldError]:
     errors.extend(check_suit_melds("suit_melds", values["suit_melds"]))
     for name in _RANK_VALUE_FIELDS:
         errors.extend(check_rank_values(name, values[name]))
+    errors.extend(check_rank_values("card_eyes", values["card_eyes"], meld_values=False))
     if values["rundlauf_value"] > 0 and not any(
         meld is not None and meld.key == PAAR_KEY and sorted(meld.cards) == sorted("KO")
         for meld in values["suit_melds"]
@@ -589,6 +624,7 @@ _HAS_TYPE: Mapping[str, Callable[[object], bool]] = MappingProxyType(
         **{name: _is_str for name in _CHOICE_FIELDS},
         "game_kinds": _is_game_kinds,
         "sevens": _is_bool,
+        "card_eyes": _is_games_per_round,
         "hand_cards": _is_games_per_round,
         "suit_melds": _is_suit_melds,
         **{name: _is_games_per_round for name in ("four_of_a_rank", "eight_of_a_rank")},
@@ -681,6 +717,7 @@ _PARSERS: Mapping[str, _Parser] = MappingProxyType(
         **{name: _parse_str for name in _CHOICE_FIELDS},
         "game_kinds": _parse_game_kinds,
         "sevens": _parse_bool,
+        "card_eyes": parse_rank_values,
         "hand_cards": _parse_games_per_round,
         "suit_melds": parse_suit_melds,
         **{name: parse_rank_values for name in ("four_of_a_rank", "eight_of_a_rank")},

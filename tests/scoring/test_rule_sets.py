@@ -122,7 +122,10 @@ def test_values_out_of_range_are_reported_by_name():
         "bid_step": "Must be at least 1 (now 0).",
         "lost_factor": "Must be at least 0 (now -1).",
         "rundlauf_value": "Must be a multiple of 10 (now 245).",
-        "conceded_opponent_mode": 'Must be one of: half_bid, per_player (now "half").',
+        # issue 15 adds per_opponent (seeds/004: meld + 40 for every opponent)
+        "conceded_opponent_mode": (
+            'Must be one of: half_bid, per_player, per_opponent (now "half").'
+        ),
         "rounds": "Must be at least 1 (now 0).",
         "name": "Must not be empty.",
         "games_per_round.three": "Must be at least 1 (now 0).",
