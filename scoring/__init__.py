@@ -23,7 +23,8 @@ from scoring.melds import (
     witness,
 )
 from scoring.model import GameInput, GameRead, GameResult, PartyInput
-from scoring.rules import EJL, PRESETS, TIE_BREAKS, RuleSet, get_preset
+from scoring.presets import PRESETS, get_preset
+from scoring.rules import EJL, TIE_BREAKS, RuleSet
 
 __all__ = [
     "EJL",

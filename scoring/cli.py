@@ -1,8 +1,11 @@
 """Command line of the scoring engine (the contract in DESIGN.md).
 
-    python -m scoring [--lang de|en] score [--rules FILE]     < game.json   (one game or a list)
-    python -m scoring melds [--cards 12|9 | --pair] [--witness TOTAL] [--rules FILE]
+    python -m scoring [--lang de|en] score [--rules FILE | --preset NAME]   < game.json
+    python -m scoring melds [--cards N | --pair] [--witness TOTAL] [--rules FILE | --preset NAME]
     python -m scoring rules [--preset NAME] [--describe]
+
+``score`` takes one game or a list. ``--cards`` is a hand size of the rule set (ejl: 12 or 9;
+the default is a hand at a 3-table).
 
 ``--lang`` may come before or after the command. Results go to stdout as JSON. Invalid input
 exits with status 2 and prints ``{"errors": [{"field": "parties[1].tricks", "message": "…"}]}``
@@ -27,8 +30,9 @@ from scoring.melds import (
     find_witness,
     witness_dict,
 )
+from scoring.presets import PRESETS, get_preset
 from scoring.reading import load_json
-from scoring.rules import EJL, PRESETS, RuleSet, get_preset
+from scoring.rules import EJL, RuleSet
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -55,6 +59,15 @@ class _Parser(argparse.ArgumentParser):
 def _prefixed(prefix: str, error: FieldError) -> FieldError:
     field = f"{prefix}.{error.field}" if error.field else prefix
     return FieldError(field, error.msgid, error.params)
+
+
+def _rules_of(args: argparse.Namespace) -> RuleSet:
+    if args.preset is not None:
+        try:
+            return get_preset(args.preset)
+        except ScoringError as exc:
+            raise _Invalid(exc.errors) from None
+    return _load_rules(args.rules)
 
 
 def _load_rules(path: str | None) -> RuleSet:
@@ -84,7 +97,7 @@ def _score(data: object, rules: RuleSet, lang: str) -> dict[str, Any]:
 
 
 def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
-    rules = _load_rules(args.rules)
+    rules = _rules_of(args)
     try:
         data = load_json(stdin.read())
     except ScoringError as exc:
@@ -107,15 +120,23 @@ def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
 
 
 def _cmd_melds(args: argparse.Namespace, stdin: IO[bytes]) -> str:
-    rules = _load_rules(args.rules)
+    rules = _rules_of(args)
+    sizes = sorted({cards for _shape, cards in rules.hand_cards})
+    cards = rules.hand_size(3) if args.cards is None else args.cards
+    if cards not in sizes:
+        choices = ", ".join(map(str, sizes))
+        detail = f"argument --cards: invalid choice: {cards} (choose from {choices})"
+        raise _Invalid([FieldError.of("arguments", M.INVALID_COMMAND_LINE, detail=detail)])
+    if args.pair and rules.pair_hand_cards is None:
+        raise _Invalid([FieldError.of("pair", M.NO_PAIR_TABLES)])
     if args.witness is not None:
-        found = find_witness(args.witness, args.cards, rules)
+        found = find_witness(args.witness, cards, rules)
         if found is None:
             raise _Invalid(
-                [FieldError.of("witness", M.NO_WITNESS, cards=args.cards, total=args.witness)]
+                [FieldError.of("witness", M.NO_WITNESS, cards=cards, total=args.witness)]
             )
         return _dumps(witness_dict(found))
-    totals = achievable_pair_totals(rules) if args.pair else achievable_totals(args.cards, rules)
+    totals = achievable_pair_totals(rules) if args.pair else achievable_totals(cards, rules)
     return _dumps(sorted(totals))
 
 
@@ -144,7 +165,9 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser, rules: bool = True) -> None:
         if rules:
-            p.add_argument("--rules", metavar="FILE", help="rule set as JSON (default: ejl)")
+            source = p.add_mutually_exclusive_group()
+            source.add_argument("--rules", metavar="FILE", help="rule set as JSON (default: ejl)")
+            source.add_argument("--preset", help=f"a preset rule set: {', '.join(PRESETS)}")
         # also after the command; SUPPRESS keeps a --lang given before it
         p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
 
@@ -155,8 +178,8 @@ def _parser() -> argparse.ArgumentParser:
     melds = sub.add_parser("melds", help="meld totals a hand can show, or a hand showing one")
     common(melds)
     size = melds.add_mutually_exclusive_group()
-    size.add_argument("--cards", type=int, choices=(12, 9), default=12, help="hand size")
-    size.add_argument("--pair", action="store_true", help="sums of two 9-card hands")
+    size.add_argument("--cards", type=int, help="hand size (default: a hand at a 3-table)")
+    size.add_argument("--pair", action="store_true", help="what two partners' hands show together")
     melds.add_argument("--witness", type=int, metavar="TOTAL", help="print a hand showing TOTAL")
     melds.set_defaults(handler=_cmd_melds)
 

@@ -117,6 +117,7 @@ RUNDLAUF_NEEDS_PAAR = N_('A Rundlauf needs a suit meld "paar" of K and O.')
 TOO_MANY_COPIES = N_("A hand can hold at most two copies of {card}.")
 COUNT_NEGATIVE = N_("A count cannot be negative (now {value}).")
 HAND_SIZE = N_("A hand has 0 to {deck} cards (now {cards}).")
+NO_PAIR_TABLES = N_("This rule set has no pair tables.")
 NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
 
 # --- describing a rule set (printed on score sheets) -------------------------------------------
@@ -157,6 +158,8 @@ DESCRIBE_RUNDLAUF = N_("Rundlauf {value}; with a Familie {with_familie} + the Fa
 DESCRIBE_DOUBLE_FAMILIE_TWICE = N_("A double Familie counts as two Familien.")
 DESCRIBE_DOUBLE_FAMILIE_ONCE = N_("A double Familie counts as one Familie and one Paar.")
 DESCRIBE_DOUBLE_FAMILIE_VALUE = N_("A double Familie counts {plain}, in trump {trump}.")
+DESCRIBE_NO_RUNDLAUF = N_("No Rundlauf: its Paare, 4 Könige and 4 Ober count one by one.")
+DESCRIBE_EIGHT = N_("Eight of a rank: aces {A}, kings {K}, Ober {O}, Unter {U}.")
 DESCRIBE_ROUNDS = N_(
     "{rounds} rounds; games per round: {three} at 3-tables, {pairs} at pair tables, "
     "{four_sitout} at 4-tables with a sitting-out dealer."
@@ -166,3 +169,33 @@ DESCRIBE_TIES_SHARED = N_("Ties: a shared place.")
 TIE_BREAK_THEN = N_(", then ")
 TIE_BREAK_DECLARER_WINS = N_("more games won as declarer")
 TIE_BREAK_BEST_ROUND = N_("the best single round")
+
+# --- the meld table, row by row (RuleSet.describe_melds) ----------------------------------------
+MELD_POINTS_TRUMP = N_("{plain} / in trump {trump}")
+MELD_POINTS_ONLY_TRUMP = N_("{trump} in trump")
+MELD_POINTS_FOUR_EIGHT = N_("four {four} / all eight {eight}")
+MELD_POINTS_BINOKEL = N_("{one} / double {two}")
+MELD_POINTS_RUNDLAUF = N_("{value} / with a Familie {with_familie} + the Familie")
+MELD_NAME_BINOKEL = N_("Binokel (Schellen-U + Schippen-O)")
+MELD_NAME_RUNDLAUF = N_("Rundlauf (a Paar in every suit)")
+# The names of the suit melds of the presets' tables, by key (other keys are shown as they are).
+SUIT_MELD_NAMES = {
+    "paar": N_("Pair"),
+    "doppelpaar": N_("Double pair"),
+    "familie": N_("Family"),
+    "doppelfamilie": N_("Double family"),
+    "familie_doppelpaar": N_("Family with a double pair"),
+    "luxusfamilie": N_("Luxury family"),
+    "doppelluxusfamilie": N_("Double luxury family"),
+    "luxusfamilie_doppelpaar": N_("Luxury family with a double pair"),
+    "luxusfamilie_doppelfamilie": N_("Luxury family with a double family"),
+    "diss": N_("Trump seven (Diss)"),
+}
+RANK_NAMES = {
+    "A": N_("Aces"),
+    "10": N_("Tens"),
+    "K": N_("Kings"),
+    "O": N_("Queens (Ober)"),
+    "U": N_("Jacks (Unter)"),
+    "7": N_("Sevens"),
+}

@@ -415,14 +415,22 @@ class RuleSet:
             )
         )
         lines.append(t(M.DESCRIBE_REVOKE))
-        lines.append(
-            t(
-                M.DESCRIBE_RUNDLAUF,
-                value=self.rundlauf_value,
-                with_familie=self.rundlauf_with_familie_value,
+        if self.rundlauf_value:
+            lines.append(
+                t(
+                    M.DESCRIBE_RUNDLAUF,
+                    value=self.rundlauf_value,
+                    with_familie=self.rundlauf_with_familie_value,
+                )
             )
-        )
+        else:
+            lines.append(t(M.DESCRIBE_NO_RUNDLAUF))
         lines.extend(self._describe_double_familie(t))
+        eight = dict(self.eight_of_a_rank)
+        if self.eight_of_a_rank != CLASSIC_EIGHT:
+            lines.append(
+                t(M.DESCRIBE_EIGHT, A=eight["A"], K=eight["K"], O=eight["O"], U=eight["U"])
+            )
         lines.append(t(M.DESCRIBE_ROUNDS, rounds=self.rounds, **dict(self.games_per_round)))
         if self.tie_breaks:
             labels = [translate(TIE_BREAKS[key], lang) for key in self.tie_breaks]
@@ -430,6 +438,62 @@ class RuleSet:
         else:
             lines.append(t(M.DESCRIBE_TIES_SHARED))
         return lines
+
+    def describe_melds(self, lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
+        """The meld table as (meld, points) rows, e.g. for a score sheet or the desk:
+        ``("Paar (K O)", "20 / Trumpf 40")``. Only melds worth something are listed."""
+
+        def t(msgid: str, **params: object) -> str:
+            return translate(msgid, lang).format(**params)
+
+        rows: list[tuple[str, str]] = []
+        for meld in self.suit_melds:
+            label = M.SUIT_MELD_NAMES.get(meld.key)
+            name = translate(label, lang) if label else meld.key
+            title = f"{name} ({meld.cards_text()})"
+            if meld.plain == meld.trump:
+                rows.append((title, str(meld.plain)))
+            elif meld.plain:
+                rows.append((title, t(M.MELD_POINTS_TRUMP, plain=meld.plain, trump=meld.trump)))
+            else:
+                rows.append((title, t(M.MELD_POINTS_ONLY_TRUMP, trump=meld.trump)))
+        four, eight = dict(self.four_of_a_rank), dict(self.eight_of_a_rank)
+        for rank in Rank:
+            if four[rank.value] or eight[rank.value]:
+                name = translate(M.RANK_NAMES[rank.value], lang)
+                rows.append(
+                    (
+                        name,
+                        t(
+                            M.MELD_POINTS_FOUR_EIGHT,
+                            four=four[rank.value],
+                            eight=eight[rank.value] or four[rank.value],
+                        ),
+                    )
+                )
+        if self.binokel_value or self.doppelbinokel_value:
+            rows.append(
+                (
+                    t(M.MELD_NAME_BINOKEL),
+                    t(
+                        M.MELD_POINTS_BINOKEL,
+                        one=self.binokel_value,
+                        two=self.doppelbinokel_value or self.binokel_value,
+                    ),
+                )
+            )
+        if self.rundlauf_value:
+            rows.append(
+                (
+                    t(M.MELD_NAME_RUNDLAUF),
+                    t(
+                        M.MELD_POINTS_RUNDLAUF,
+                        value=self.rundlauf_value,
+                        with_familie=self.rundlauf_with_familie_value,
+                    ),
+                )
+            )
+        return rows
 
     def _describe_conceded(self, t: Callable[..., str]) -> str:
         if not self.plays(GameKind.CONCEDED):
@@ -757,46 +821,7 @@ def _double_familie_once(data: dict[str, Any]) -> dict[str, Any]:
 # --- presets ---------------------------------------------------------------------------------
 EJL = RuleSet()
 
-KLASSISCH = RuleSet(
-    name="klassisch",
-    # seeds/000: the opponents of a conceded game get their meld + a bonus of 30 at three
-    # players, i.e. 10 for every player in the game (a dealer who sits out does not play);
-    # the declarer loses the bid once.
-    conceded_declarer_factor=1,
-    conceded_opponent_mode="per_player",
-    conceded_bonus_per_player=10,
-)
-
-PREISBINOKEL = RuleSet(
-    name="preisbinokel",
-    # RULES.md "Rule presets": no Durch, and a double Familie counts 1000 like eight of a rank
-    game_kinds=(GameKind.PLAYED, GameKind.CONCEDED),
-    suit_melds=(
-        SuitMeld.of("doppelfamilie", "A A 10 10 K K O O U U", 1000, 1000),
-        *CLASSIC_SUIT_MELDS[1:],
-    ),
-    opponents_half_bid_on_lost=True,
-    rounds=3,
-    # 15 games at every table; at a 4-table with a sitting-out dealer everyone still plays 15
-    # (each of the four deals 5 games).
-    games_per_round=(("three", 15), ("pairs", 15), ("four_sitout", 20)),
-)
-
 _DEFAULTS: Mapping[str, Any] = MappingProxyType({f.name: f.default for f in fields(RuleSet)})
 _FIELD_INDEX: Mapping[str, int] = MappingProxyType(
     {f.name: i for i, f in enumerate(fields(RuleSet))}
 )
-
-PRESETS: Mapping[str, RuleSet] = MappingProxyType(
-    {rules.name: rules for rules in (EJL, KLASSISCH, PREISBINOKEL)}
-)
-
-
-def get_preset(name: str) -> RuleSet:
-    """The preset rule set called ``name`` ("ejl", "klassisch", "preisbinokel")."""
-    try:
-        return PRESETS[name]
-    except (KeyError, TypeError):
-        raise ScoringError(
-            [FieldError.of("preset", M.UNKNOWN_PRESET, name=name, choices=", ".join(PRESETS))]
-        ) from None

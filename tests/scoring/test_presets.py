@@ -1,4 +1,4 @@
-"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000) and preisbinokel."""
+"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000), preisbinokel, dabb (seeds/004)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from scoring import (
 )
 from tests.scoring.card_labels import hand
 
+PRESET_NAMES = ["ejl", "klassisch", "preisbinokel", "dabb"]
+
 
 def score(rules, kind, declarer, bid, *parties):
     game = GameInput(
@@ -31,8 +33,9 @@ def score(rules, kind, declarer, bid, *parties):
     return score_game(game, rules).points
 
 
-def test_there_are_exactly_three_presets_named_after_their_key():
-    assert sorted(PRESETS) == ["ejl", "klassisch", "preisbinokel"]
+def test_every_rule_system_of_the_sources_is_a_preset_named_after_its_key():
+    # issue 15 adds dabb (seeds/004) and luxusfamilie (seeds/003)
+    assert list(PRESETS) == PRESET_NAMES
     assert all(rules.name == name for name, rules in PRESETS.items())
 
 
@@ -46,7 +49,7 @@ def test_unknown_preset_names_the_choices():
     error = info.value.errors[0]
     assert error.field == "preset"
     assert error.text("en") == (
-        'Unknown rule set "schwäbisch"; choose one of: ejl, klassisch, preisbinokel.'
+        f'Unknown rule set "schwäbisch"; choose one of: {", ".join(PRESET_NAMES)}.'
     )
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from scoring import (
     EJL,
+    PRESETS,
     GameInput,
     GameKind,
     ScoringError,
@@ -20,9 +21,9 @@ from scoring import (
 from scoring.engine import round10
 from tests.scoring.game_strategies import valid_games
 
-# ejl, and ejl with every kind of game (issue 15: Durch aufgelegt and Bettel switched on)
+# every preset, and ejl with every kind of game (issue 15: Durch aufgelegt and Bettel on)
 ALL_KINDS = dataclasses.replace(EJL, name="ejl + 002", game_kinds=tuple(GameKind))
-RULE_SETS = st.sampled_from([EJL, ALL_KINDS])
+RULE_SETS = st.sampled_from([*PRESETS.values(), ALL_KINDS])
 
 
 def permuted(game, order):
@@ -74,13 +75,15 @@ def test_the_declarer_wins_or_loses_on_a_fixed_scale(rules, data):
     result = score_game(game, rules)
     points = result.points[game.declarer]
     if game.kind is GameKind.CONCEDED:
-        assert (points, result.won) == (-game.bid, False)
+        assert (points, result.won) == (-rules.conceded_declarer_factor * game.bid, False)
     elif game.kind.is_special:
-        assert points == (rules.won_value(game.kind) if result.won else -2 * game.bid)
+        won = rules.won_value(game.kind)
+        assert points == (won if result.won else -rules.lost_factor_of(game.kind) * game.bid)
     elif not result.won:
-        assert points == -2 * game.bid
+        assert points == -(rules.lost_factor * game.bid + rules.lost_extra)
     else:
-        assert points >= game.bid - 5
+        slack = 5 if rules.trick_rounding == "round10" else 0
+        assert points >= game.bid - slack
 
 
 @settings(max_examples=200, deadline=None)
