@@ -154,8 +154,11 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck
         errors.extend(_check_bid(game, kind, declarer, revoked, rules))
         if parties_known:
             warnings.extend(_bid_warnings(game, rules))
-    if not unreadable("parties") and count not in PLAYERS:
-        errors.append(FieldError.of("parties", M.PARTY_COUNT, count=count))
+    if not unreadable("parties"):
+        if count not in PLAYERS:
+            errors.append(FieldError.of("parties", M.PARTY_COUNT, count=count))
+        elif rules.hand_size(count) is None:
+            errors.append(FieldError.of("parties", M.NO_PAIR_TABLES))
 
     tricks_ok = parties_known
     trick_sum = 0
@@ -186,6 +189,8 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck
                 errors.extend(_check_trick_minimum(tricks or 0, field, i == declarer, count, rules))
         if not unreadable(f"{prefix}.took_trick"):
             errors.extend(_check_took_trick(party, i, kind, declarer, tricks_known, count, rules))
+        if not unreadable(f"{prefix}.penalty"):
+            errors.extend(_check_penalty(party.penalty, f"{prefix}.penalty", rules))
 
     if kind is not None and kind.has_tricks and tricks_ok and trick_sum != rules.total_eyes:
         errors.append(
@@ -210,6 +215,30 @@ _NOT_PLAYED: Mapping[GameKind, str] = MappingProxyType(
         GameKind.BETTEL: M.NOT_PLAYED_BETTEL,
     }
 )
+
+
+def _check_penalty(penalty: int | None, field: str, rules: RuleSet) -> list[FieldError]:
+    """Minus points are entered as a positive number, the sum of what the player was given
+    (seeds/003: 20, 50, 100 each); only where the rule set has penalties."""
+    if not penalty:
+        return []
+    values = rules.penalty_values
+    if not values:
+        return [FieldError.of(field, M.NO_PENALTIES)]
+    if penalty < 0:
+        return [FieldError.of(field, M.PENALTY_NEGATIVE, penalty=penalty)]
+    if not _is_sum_of(penalty, values):
+        listed = ", ".join(map(str, values))
+        return [FieldError.of(field, M.PENALTY_NOT_A_SUM, values=listed, penalty=penalty)]
+    return []
+
+
+def _is_sum_of(total: int, values: Sequence[int]) -> bool:
+    """Whether ``total`` is a sum of ``values`` (each as often as wanted)."""
+    reachable = [True] + [False] * total
+    for amount in range(1, total + 1):
+        reachable[amount] = any(v <= amount and reachable[amount - v] for v in values)
+    return reachable[total]
 
 
 def _check_trick_minimum(
@@ -297,7 +326,7 @@ def _bid_warnings(game: GameInput, rules: RuleSet) -> list[FieldError]:
     highest = _highest_makeable_bid(len(game.parties), rules)
     if bid is None or highest is None or bid <= highest:
         return []
-    tricks = rules.total_eyes
+    tricks = rules.trick_points(rules.total_eyes)
     return [FieldError.of("bid", M.BID_TOO_HIGH, highest=highest, tricks=tricks, bid=bid)]
 
 
@@ -306,9 +335,10 @@ def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
     cards = rules.hand_size(parties)
     if cards is None:
         return None
+    tricks = rules.trick_points(rules.total_eyes)
     if parties == 2:
-        return max(achievable_pair_totals(rules)) + rules.total_eyes
-    return max(achievable_totals(cards, rules)) + rules.total_eyes
+        return max(achievable_pair_totals(rules)) + tricks
+    return max(achievable_totals(cards, rules)) + tricks
 
 
 def _special_won(
@@ -416,6 +446,11 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
     tricks = [party.tricks or 0 for party in parties]
     bid = game.bid or 0
 
+    # Minus points (Luxusfamilie): off the eyes before they are scaled, or off the points.
+    penalties = [party.penalty or 0 for party in parties]
+    before_scaling = rules.penalty_before_scaling
+    after = [0 if before_scaling and kind.has_tricks else p for p in penalties]
+
     if kind is GameKind.CONCEDED:
         if rules.conceded_opponent_mode == "per_player":
             bonus = rules.conceded_bonus_per_player * PLAYERS[count]
@@ -425,12 +460,17 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
             bonus = half_bid(bid)
         points = [meld + bonus for meld in melds]
         points[declarer] = -rules.conceded_declarer_factor * bid
-        return GameResult(tuple(points), False)
+        return GameResult(_minus(points, after), False)
 
     counted = round10 if rules.trick_rounding == "round10" else _exact
     revoked = frozenset(game.revoked)
-    # A revoking opponent's tricks count 0 (rule 7).
-    trick_points = [0 if i in revoked else counted(s) for i, s in enumerate(tricks)]
+    # Trick points: a revoking opponent's tricks count 0 (rule 7); the eyes scaled where the
+    # rule set says so (Luxusfamilie), exact (they decide won or lost, rule 11), then rounded.
+    exact = [
+        rules.trick_points((0 if i in revoked else eyes) - (penalty if before_scaling else 0))
+        for i, (eyes, penalty) in enumerate(zip(tricks, penalties, strict=True))
+    ]
+    trick_points = [counted(points) for points in exact]
     lost_bonus = half_bid(bid) if rules.opponents_half_bid_on_lost else 0
 
     if kind.is_special:
@@ -441,7 +481,7 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
         else:
             points = [p + lost_bonus for p in trick_points]
             points[declarer] = -rules.lost_factor_of(kind) * bid
-        return GameResult(tuple(points), won)
+        return GameResult(_minus(points, after), won)
 
     # A party took a trick when it has eyes, unless marked otherwise: the declarer's eyes hold
     # the pressed cards, and with some counting variants a trick can hold no eyes.
@@ -455,14 +495,20 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
         for meld, took in zip(melds, took_trick, strict=True)
     ]
     # Rule 11: won or lost is decided on the exact eyes; rule 7: a revoking declarer loses.
-    won = declarer not in revoked and kept[declarer] + tricks[declarer] >= bid
+    # seeds/003: the declarer's melds and trick points (after the minus points) reach the bid.
+    reached = kept[declarer] + exact[declarer] - after[declarer]
+    won = declarer not in revoked and reached >= bid
     points = [kept[i] + trick_points[i] + (0 if won else lost_bonus) for i in range(count)]
     points[declarer] = (
-        kept[declarer] + counted(tricks[declarer])
+        kept[declarer] + trick_points[declarer]
         if won
         else -(rules.lost_factor * bid + rules.lost_extra)
     )
-    return GameResult(tuple(points), won)
+    return GameResult(_minus(points, after), won)
+
+
+def _minus(points: Sequence[int], penalties: Sequence[int]) -> tuple[int, ...]:
+    return tuple(p - m for p, m in zip(points, penalties, strict=True))
 
 
 def _exact(eyes: int) -> int:

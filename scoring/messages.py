@@ -86,6 +86,9 @@ NO_TRICK_BUT_EYES = N_(
     "Marked as having taken no trick, but the tricks are {tricks}; without a trick only the "
     "declarer's pressed cards count."
 )
+NO_PENALTIES = N_("This rule set has no minus points: leave them empty.")
+PENALTY_NEGATIVE = N_("Enter the minus points as a positive number (now {penalty}).")
+PENALTY_NOT_A_SUM = N_("Minus points are a sum of {values} (now {penalty}).")
 REVOKED_UNKNOWN = N_("There is no party {value} that could have revoked.")
 REVOKED_TWICE = N_("Party {value} is marked as revoked more than once.")
 REVOKED_IN_CONCEDED = N_("A conceded game is not played, so nobody can revoke.")
@@ -100,6 +103,8 @@ MUST_NOT_BE_EMPTY = N_("Must not be empty.")
 UNKNOWN_TABLE_KIND = N_('Unknown table kind "{kind}"; use three, pairs or four_sitout.')
 TABLE_KINDS_MISSING = N_("Games per round are missing for: {kinds}.")
 DUPLICATE_ENTRY = N_('"{value}" appears more than once.')
+NOT_PAIRS = N_("Expected a list of pairs of whole numbers, e.g. [[60, 2], [120, 3]].")
+SCALING_ORDER = N_("The thresholds must rise from 0 on (now {value}).")
 GAME_KINDS_WITHOUT_PLAYED = N_('The game kinds must include "played".')
 UNKNOWN_TIE_BREAK = N_('Unknown tie-break "{key}"; choose from: {choices}.')
 UNKNOWN_HAND_SHAPE = N_('Unknown game shape "{shape}"; use three or pairs.')
@@ -159,7 +164,20 @@ DESCRIBE_DOUBLE_FAMILIE_TWICE = N_("A double Familie counts as two Familien.")
 DESCRIBE_DOUBLE_FAMILIE_ONCE = N_("A double Familie counts as one Familie and one Paar.")
 DESCRIBE_DOUBLE_FAMILIE_VALUE = N_("A double Familie counts {plain}, in trump {trump}.")
 DESCRIBE_NO_RUNDLAUF = N_("No Rundlauf: its Paare, 4 Könige and 4 Ober count one by one.")
-DESCRIBE_EIGHT = N_("Eight of a rank: aces {A}, kings {K}, Ober {O}, Unter {U}.")
+DESCRIBE_EIGHT = N_("Eight of a rank: {values}.")
+DESCRIBE_DECK = N_("{deck} cards; {three} each at a 3-table, {dabb} in the Dabb.")
+DESCRIBE_SCALING = N_("Trick points: {steps}.")
+DESCRIBE_SCALING_STEP = N_("each eye beyond {at} counts {times}×")
+DESCRIBE_PENALTIES_BEFORE = N_(
+    "Minus points ({values}) are entered per player and come off the eyes before they count."
+)
+DESCRIBE_PENALTIES_AFTER = N_(
+    "Minus points ({values}) are entered per player and come off the game's points."
+)
+DESCRIBE_ROUNDS_NO_PAIRS = N_(
+    "{rounds} rounds; games per round: {three} at 3-tables, {four_sitout} at 4-tables with a "
+    "sitting-out dealer; no pair tables."
+)
 DESCRIBE_ROUNDS = N_(
     "{rounds} rounds; games per round: {three} at 3-tables, {pairs} at pair tables, "
     "{four_sitout} at 4-tables with a sitting-out dealer."

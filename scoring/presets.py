@@ -66,8 +66,62 @@ DABB = RuleSet(
     rundlauf_with_familie_value=0,
 )
 
+# seeds/003, "Kartenkombinationen: Einfach / Doppelt", in the order a suit is looked at: the
+# double values, then the three combinations ("bei einer Familie mit doppeltem Paar zählt das
+# zweite Paar dreifach (100 bzw. 150)", "... Luxusfamilie mit doppeltem Paar ... fünffach (200
+# bzw. 300)", "... Luxusfamilie mit doppelter Familie ... fünffach (300 bzw. 450)"), then the
+# single melds. A Familie is K, Dame (O), Bube (U); a Luxusfamilie adds A and 10. The trump
+# seven counts 10, both 20.
+LUXUSFAMILIE_SUIT_MELDS: tuple[SuitMeld, ...] = (
+    SuitMeld.of("doppelluxusfamilie", "A A 10 10 K K O O U U", 1000, 1500),
+    SuitMeld.of("luxusfamilie_doppelfamilie", "A 10 K K O O U U", 300, 450),
+    SuitMeld.of("luxusfamilie_doppelpaar", "A 10 K K O O U", 200, 300),
+    SuitMeld.of("luxusfamilie", "A 10 K O U", 100, 150),
+    SuitMeld.of("doppelfamilie", "K K O O U U", 160, 240),
+    SuitMeld.of("familie_doppelpaar", "K K O O U", 100, 150),
+    SuitMeld.of("familie", "K O U", 40, 60),
+    SuitMeld.of("doppelpaar", "K K O O", 60, 90),
+    SuitMeld.of("paar", "K O", 20, 30),
+    SuitMeld.of("diss", "7", 0, 10),
+)
+
+LUXUSFAMILIE = RuleSet(
+    name="luxusfamilie",
+    # "Die angesagten Reizpunkte müssen durch 10 teilbar sein" -- no lowest bid is named;
+    # decision: any multiple of 10
+    min_bid=10,
+    bid_step=10,
+    # Only played games: seeds/003 has no conceding and no Durch.
+    game_kinds=(GameKind.PLAYED,),
+    # "Hat er weniger Punkte erreicht, verfallen diese und seine Reizpunkte werden ihm als
+    # Minuspunkte abgeschrieben. Die Punktzahl der anderen Spieler darf beliebig sein."
+    lost_factor=1,
+    trick_rounding="none",
+    # Decision: seeds/003 shows the melds before any trick and says nothing of losing them.
+    meld_needs_trick=False,
+    # Two 32-card decks without eights and nines: A, 10, K, D, B, 7 twice in four suits; three
+    # players, 16 cards each, no Dabb (the four open Farbkarten come from the eights and nines
+    # and do not play). Machtpunkte sum to 240: no bonus for the last trick.
+    sevens=True,
+    last_trick_bonus=0,
+    hand_cards=(("three", 16),),
+    # "Ab dem 60. Machtpunkt zählt jeder weitere Punkt doppelt (90 = 120), ab dem 120.
+    # dreifach (150 = 270), ab dem 180. vierfach (210 = 480)"
+    trick_scaling=((60, 2), (120, 3), (180, 4)),
+    # Farbkarten: forgotten or late 20, a turned colour played 50, turned back on purpose 100.
+    penalty_values=(20, 50, 100),
+    penalty_before_scaling=True,
+    suit_melds=LUXUSFAMILIE_SUIT_MELDS,
+    four_of_a_rank=rank_values(K=40, O=60, U=80),
+    eight_of_a_rank=rank_values(K=240, O=360, U=480),
+    binokel_value=0,
+    doppelbinokel_value=0,
+    rundlauf_value=0,
+    rundlauf_with_familie_value=0,
+)
+
 PRESETS: Mapping[str, RuleSet] = MappingProxyType(
-    {rules.name: rules for rules in (EJL, KLASSISCH, PREISBINOKEL, DABB)}
+    {rules.name: rules for rules in (EJL, KLASSISCH, PREISBINOKEL, DABB, LUXUSFAMILIE)}
 )
 
 

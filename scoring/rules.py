@@ -83,6 +83,7 @@ _BOOL_FIELDS = (
     "opponents_half_bid_on_lost",
     "durch_player_deals_next",
     "four_sitout_keeps_rotation",
+    "penalty_before_scaling",
 )
 _CHOICE_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -107,6 +108,7 @@ CLASSIC_SUIT_MELDS: tuple[SuitMeld, ...] = (
     SuitMeld.of("familie", "A 10 K O U", 100, 150),
     SuitMeld.of(PAAR_KEY, "K O", 20, 40),
 )
+EJL_HAND_CARDS: tuple[tuple[str, int], ...] = (("three", 12), ("pairs", 9))
 CLASSIC_FOUR = rank_values(A=100, K=80, O=60, U=40)
 CLASSIC_EIGHT = rank_values(A=1000, K=1000, O=1000, U=1000)
 
@@ -164,7 +166,18 @@ class RuleSet:
     # Cards per hand: at a 3-table (and for the three active players of a 4-table whose dealer
     # sits out), and per partner at a pair table; without "pairs" the rule set has no pair
     # tables. The Dabb holds the cards left over (4 at ejl tables).
-    hand_cards: tuple[tuple[str, int], ...] = (("three", 12), ("pairs", 9))
+    hand_cards: tuple[tuple[str, int], ...] = EJL_HAND_CARDS
+    # Trick points from the eyes (seeds/003: Machtpunkte -> Stichpunkte): from each threshold
+    # on every further eye counts this many times, e.g. ((60, 2), (120, 3), (180, 4)):
+    # 90 -> 120, 150 -> 270, 210 -> 480. Empty: the eyes are the trick points.
+    trick_scaling: tuple[tuple[int, int], ...] = ()
+    # Minus points a player can be given in a game (seeds/003, the Farbkarten: 20, 50, 100);
+    # entered per party and game as their sum (PartyInput.penalty). Empty: no penalties.
+    penalty_values: tuple[int, ...] = ()
+    # Decision (seeds/003: the trick points are found "after deducting the minus points"): the
+    # minus points come off the eyes before they are scaled (and a lost declarer's go with his
+    # tricks); false: they come off the game's points after scaling, in every case.
+    penalty_before_scaling: bool = True
     # The meld table (scoring/meld_table.py): suit melds in the order they are looked for,
     # 4 and 8 of a rank per rank (0: no such meld), Binokel, Rundlauf (0: no Rundlauf).
     suit_melds: tuple[SuitMeld, ...] = CLASSIC_SUIT_MELDS
@@ -256,6 +269,21 @@ class RuleSet:
         out always, a pair table where the partners have a hand size."""
         return tuple(k for k in TABLE_KINDS if k != "pairs" or self.pair_hand_cards is not None)
 
+    def trick_points(self, eyes: int) -> int:
+        """The trick points of ``eyes`` eyes, before any rounding (``trick_scaling``)."""
+        points = eyes
+        factor = 1
+        for threshold, times in self.trick_scaling:
+            if eyes > threshold:
+                points += (times - factor) * (eyes - threshold)
+            factor = times
+        return points
+
+    @property
+    def penalties(self) -> bool:
+        """Whether minus points (penalties) are entered in this rule set's games."""
+        return bool(self.penalty_values)
+
     def dabb_size(self, parties: int) -> int:
         """The cards of the Dabb (the declarer takes and presses them) in such a game."""
         hand = self.hand_size(parties)
@@ -312,6 +340,10 @@ class RuleSet:
                 value = dict(value)
             elif f.name in ("tie_breaks", "game_kinds"):
                 value = [str(item) for item in value]
+            elif f.name == "trick_scaling":
+                value = [list(item) for item in value]
+            elif f.name == "penalty_values":
+                value = list(value)
             elif f.name == "suit_melds":
                 value = [meld.to_dict() for meld in value]
             elif f.name in (*_RANK_VALUE_FIELDS, "card_eyes"):
@@ -426,12 +458,19 @@ class RuleSet:
         else:
             lines.append(t(M.DESCRIBE_NO_RUNDLAUF))
         lines.extend(self._describe_double_familie(t))
-        eight = dict(self.eight_of_a_rank)
         if self.eight_of_a_rank != CLASSIC_EIGHT:
-            lines.append(
-                t(M.DESCRIBE_EIGHT, A=eight["A"], K=eight["K"], O=eight["O"], U=eight["U"])
+            values = ", ".join(
+                f"{translate(M.RANK_NAMES[label], lang)} {value}"
+                for label, value in self.eight_of_a_rank
+                if value
             )
-        lines.append(t(M.DESCRIBE_ROUNDS, rounds=self.rounds, **dict(self.games_per_round)))
+            lines.append(t(M.DESCRIBE_EIGHT, values=values))
+        lines.extend(self._describe_cards_and_points(t))
+        games = dict(self.games_per_round)
+        if self.pair_hand_cards is None:
+            lines.append(t(M.DESCRIBE_ROUNDS_NO_PAIRS, rounds=self.rounds, **games))
+        else:
+            lines.append(t(M.DESCRIBE_ROUNDS, rounds=self.rounds, **games))
         if self.tie_breaks:
             labels = [translate(TIE_BREAKS[key], lang) for key in self.tie_breaks]
             lines.append(t(M.DESCRIBE_TIES, order=translate(M.TIE_BREAK_THEN, lang).join(labels)))
@@ -495,6 +534,22 @@ class RuleSet:
             )
         return rows
 
+    def _describe_cards_and_points(self, t: Callable[..., str]) -> list[str]:
+        """The deck, the trick points and the minus points, where they differ from ejl."""
+        lines = []
+        if self.sevens or self.hand_cards != EJL_HAND_CARDS:
+            deck, three, dabb = self.deck_size, self.hand_size(3), self.dabb_size(3)
+            lines.append(t(M.DESCRIBE_DECK, deck=deck, three=three, dabb=dabb))
+        if self.trick_scaling:
+            steps = [t(M.DESCRIBE_SCALING_STEP, at=at, times=n) for at, n in self.trick_scaling]
+            lines.append(t(M.DESCRIBE_SCALING, steps=", ".join(steps)))
+        if self.penalty_values:
+            values = ", ".join(map(str, self.penalty_values))
+            before = self.penalty_before_scaling
+            msgid = M.DESCRIBE_PENALTIES_BEFORE if before else M.DESCRIBE_PENALTIES_AFTER
+            lines.append(t(msgid, values=values))
+        return lines
+
     def _describe_conceded(self, t: Callable[..., str]) -> str:
         if not self.plays(GameKind.CONCEDED):
             return t(M.DESCRIBE_NO_CONCEDING)
@@ -557,6 +612,8 @@ def _check_values(values: Mapping[str, Any]) -> list[FieldError]:
     ):
         errors.append(FieldError.of("rundlauf_value", M.RUNDLAUF_NEEDS_PAAR))
     errors.extend(_check_hand_cards(values["hand_cards"], values["sevens"]))
+    errors.extend(_check_trick_scaling(values["trick_scaling"]))
+    errors.extend(_check_penalty_values(values["penalty_values"]))
     errors.extend(_check_games_per_round(values["games_per_round"]))
     errors.extend(_check_tie_breaks(values["tie_breaks"]))
     return errors
@@ -579,6 +636,32 @@ def _check_games_per_round(value: Sequence[tuple[str, int | None]]) -> list[Fiel
     missing = [kind for kind in TABLE_KINDS if kind not in seen]
     if missing:
         errors.append(FieldError.of(field, M.TABLE_KINDS_MISSING, kinds=", ".join(missing)))
+    return errors
+
+
+def _check_trick_scaling(value: Sequence[tuple[int, int]]) -> list[FieldError]:
+    errors: list[FieldError] = []
+    threshold, factor = 0, 1
+    for i, (at, times) in enumerate(value):
+        if at < threshold or (i and at == threshold):
+            errors.append(FieldError.of(f"trick_scaling[{i}]", M.SCALING_ORDER, value=at))
+        if times < factor:
+            errors.append(
+                FieldError.of(f"trick_scaling[{i}]", M.MUST_BE_AT_LEAST, min=factor, value=times)
+            )
+        threshold, factor = at, max(factor, times)
+    return errors
+
+
+def _check_penalty_values(value: Sequence[int]) -> list[FieldError]:
+    errors = []
+    for i, points in enumerate(value):
+        if points < 1:
+            errors.append(
+                FieldError.of(f"penalty_values[{i}]", M.MUST_BE_AT_LEAST, min=1, value=points)
+            )
+        elif points in value[:i]:
+            errors.append(FieldError.of(f"penalty_values[{i}]", M.DUPLICATE_ENTRY, value=points))
     return errors
 
 
@@ -652,6 +735,17 @@ def _is_games_per_round(value: object) -> bool:
     )
 
 
+def _is_int_pairs(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(item, tuple) and len(item) == 2 and is_int(item[0]) and is_int(item[1])
+        for item in value
+    )
+
+
+def _is_ints(value: object) -> bool:
+    return isinstance(value, tuple) and all(is_int(item) for item in value)
+
+
 def _is_tie_breaks(value: object) -> bool:
     return isinstance(value, tuple) and all(isinstance(key, str) for key in value)
 
@@ -690,6 +784,8 @@ _HAS_TYPE: Mapping[str, Callable[[object], bool]] = MappingProxyType(
         "sevens": _is_bool,
         "card_eyes": _is_games_per_round,
         "hand_cards": _is_games_per_round,
+        "trick_scaling": _is_int_pairs,
+        "penalty_values": _is_ints,
         "suit_melds": _is_suit_melds,
         **{name: _is_games_per_round for name in ("four_of_a_rank", "eight_of_a_rank")},
         "games_per_round": _is_games_per_round,
@@ -758,6 +854,32 @@ def _parse_game_kinds(key: str, value: object, errors: list[FieldError]) -> obje
     return tuple(parsed)
 
 
+def _parse_trick_scaling(key: str, value: object, errors: list[FieldError]) -> object:
+    """``[[60, 2], [120, 3], ...]``: from each threshold on, every eye counts this often."""
+    if not isinstance(value, list) or not all(
+        isinstance(item, list) and len(item) == 2 for item in value
+    ):
+        errors.append(FieldError.of(key, M.NOT_PAIRS))
+        return None
+    parsed = []
+    for i, (threshold, times) in enumerate(value):
+        if not (is_int(threshold) and is_int(times)):
+            errors.append(FieldError.of(f"{key}[{i}]", M.NOT_AN_INTEGER))
+            return None
+        parsed.append((threshold, times))
+    return tuple(parsed)
+
+
+def _parse_ints(key: str, value: object, errors: list[FieldError]) -> object:
+    if not isinstance(value, list):
+        errors.append(FieldError.of(key, M.NOT_A_LIST))
+        return None
+    wrong = [i for i, item in enumerate(value) if not is_int(item)]
+    for i in wrong:
+        errors.append(FieldError.of(f"{key}[{i}]", M.NOT_AN_INTEGER))
+    return None if wrong else tuple(value)
+
+
 def _parse_tie_breaks(key: str, value: object, errors: list[FieldError]) -> object:
     """A list of keys; an entry of the wrong type is reported and read as None (unknown)."""
     if not isinstance(value, list):
@@ -783,6 +905,8 @@ _PARSERS: Mapping[str, _Parser] = MappingProxyType(
         "sevens": _parse_bool,
         "card_eyes": parse_rank_values,
         "hand_cards": _parse_games_per_round,
+        "trick_scaling": _parse_trick_scaling,
+        "penalty_values": _parse_ints,
         "suit_melds": parse_suit_melds,
         **{name: parse_rank_values for name in ("four_of_a_rank", "eight_of_a_rank")},
         "games_per_round": _parse_games_per_round,

@@ -84,4 +84,7 @@ def valid_games(draw, rules, kinds=None):
         parties = [PartyInput(meld=m, tricks=t) for m, t in zip(melds, tricks, strict=True)]
     if took_trick is not None:
         parties[declarer] = dataclasses.replace(parties[declarer], took_trick=took_trick)
+    if rules.penalties:  # minus points: what a player was given, summed
+        given = st.lists(st.sampled_from(rules.penalty_values), max_size=2).map(sum)
+        parties = [dataclasses.replace(p, penalty=draw(given)) for p in parties]
     return GameInput(kind, declarer, bid, tuple(parties), revoked)

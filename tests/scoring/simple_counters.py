@@ -56,3 +56,47 @@ def simple_meld_total(cards, trump, rules=EJL):
         with_familie = any(familien.values())
         total += rules.rundlauf_with_familie_value if with_familie else rules.rundlauf_value
     return total
+
+
+def simple_luxus_total(cards, trump):
+    """Luxusfamilie (seeds/003), straight from its table of single and double values and its
+    three combinations; a Familie is König, Dame (Ober), Bube (Unter)."""
+    have = Counter((card.suit, card.rank) for card in cards)
+
+    def times(*needed):
+        return min(have[card] for card in needed)
+
+    total = 0
+    for suit in SUITS:
+        t = suit == trump
+        luxus = times(
+            *[(suit, r) for r in (Rank.ASS, Rank.ZEHN, Rank.KOENIG, Rank.OBER, Rank.UNTER)]
+        )
+        familie = times((suit, Rank.KOENIG), (suit, Rank.OBER), (suit, Rank.UNTER))
+        paar = times((suit, Rank.KOENIG), (suit, Rank.OBER))
+        if luxus == 2:
+            total += 1500 if t else 1000
+        elif luxus == 1 and familie == 2:
+            total += 450 if t else 300  # the second Familie fivefold: 100 + 5 x 40
+        elif luxus == 1 and paar == 2:
+            total += 300 if t else 200  # the second Paar fivefold: 100 + 5 x 20
+        elif luxus == 1:
+            total += 150 if t else 100
+        elif familie == 2:
+            total += 240 if t else 160
+        elif familie == 1 and paar == 2:
+            total += 150 if t else 100  # the second Paar threefold: 40 + 3 x 20
+        elif familie == 1:
+            total += 60 if t else 40
+        elif paar == 2:
+            total += 90 if t else 60
+        elif paar == 1:
+            total += 30 if t else 20
+    total += {0: 0, 1: 10, 2: 20}[have[(trump, Rank.SIEBEN)]]
+    for rank, (four, eight) in {
+        Rank.KOENIG: (40, 240),
+        Rank.OBER: (60, 360),
+        Rank.UNTER: (80, 480),
+    }.items():
+        total += {0: 0, 1: four, 2: eight}[times(*[(suit, rank) for suit in SUITS])]
+    return total

@@ -22,7 +22,7 @@ from scoring import (
     score_game,
 )
 from scoring.cli import main
-from tests.scoring.simple_counters import simple_meld_total
+from tests.scoring.simple_counters import simple_luxus_total, simple_meld_total
 
 NAMES = sorted(PRESETS)
 
@@ -34,6 +34,8 @@ def run(*args, stdin=""):
 
 
 def counted_simply(rules, found):
+    if rules.name == "luxusfamilie":
+        return simple_luxus_total(found.cards, found.trump)
     return simple_meld_total(found.cards, found.trump, rules)
 
 

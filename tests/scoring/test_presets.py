@@ -1,4 +1,5 @@
-"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000), preisbinokel, dabb (seeds/004)."""
+"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000), preisbinokel, dabb (seeds/004),
+luxusfamilie (seeds/003)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from scoring import (
 )
 from tests.scoring.card_labels import hand
 
-PRESET_NAMES = ["ejl", "klassisch", "preisbinokel", "dabb"]
+PRESET_NAMES = ["ejl", "klassisch", "preisbinokel", "dabb", "luxusfamilie"]
 
 
 def score(rules, kind, declarer, bid, *parties):
