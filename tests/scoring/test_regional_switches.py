@@ -9,6 +9,7 @@ import pytest
 
 from scoring import (
     EJL,
+    PRESETS,
     GameInput,
     GameKind,
     MeldCounts,
@@ -154,8 +155,21 @@ def test_the_switches_sit_on_top_of_any_preset():
         "lost_extra": 100,
         "trick_rounding": "none",
     }
-    for name in ("ejl", "klassisch", "preisbinokel"):
+    for name in PRESETS:
         base = get_preset(name).to_dict()
         rules = RuleSet.from_dict({**base, **regional})
         assert rules.plays(GameKind.BETTEL) and rules.bettel_won == 500
         assert (rules.lost_factor, rules.lost_extra) == (1, 100)
+        assert RuleSet.from_json(rules.to_json()) == rules
+        # a won Bettel scores its value wherever it is switched on
+        tricks = [rules.pressed_eyes(3)[0], rules.total_eyes - rules.pressed_eyes(3)[0], 0]
+        bettel = GameInput(
+            GameKind.BETTEL,
+            0,
+            None,
+            (
+                PartyInput(tricks=tricks[0], took_trick=False),
+                *map(lambda t: PartyInput(tricks=t), tricks[1:]),
+            ),
+        )
+        assert score_game(bettel, rules).points == (500, 0, 0), name
