@@ -1,28 +1,38 @@
 """Validating and scoring one game (RULES.md, "Scoring one game" and "What an entry must satisfy").
 
-``validate_game`` returns every problem of an entry, each addressed to its field; it never
-raises. ``score_game`` raises ``ScoringError`` with those problems, or returns the points.
-``read_game`` does the same for a game's JSON: problems of type and shape and problems of the
-entry itself come in one answer (a field of the wrong type is reported once and its own checks are
-skipped; every other field is still checked).
+``check_game`` returns every problem of an entry (errors, each addressed to its field) and what
+deserves a second look (warnings: a bid no hand can make); it never raises. ``validate_game``
+returns the errors only. ``score_game`` raises ``ScoringError`` with the errors, or returns the
+points. ``read_game`` does the same for a game's JSON: problems of type and shape and problems of
+the entry itself come in one answer (a field of the wrong type is reported once and its own
+checks are skipped; every other field is still checked).
+
+What varies between rule systems is the rule set's (scoring/rules.py): the kinds it plays, the
+eyes (250 with the ejl cards, 240 Machtpunkte in Luxusfamilie), the hands and the Dabb, the
+meld table, the trick point scale and the minus points.
 
 Decisions beyond RULES.md (each documented where it is made):
 
 * An empty meld counts as 0; empty tricks of a played game or a Durch count as 0 (the trick sum
-  must still be 250). A 0 where "nothing is entered" is required (tricks of a conceded game,
-  melds of a Durch) is accepted.
-* The declarer's tricks always include the 4 pressed cards (also in a Durch: there is no Durch
-  without the Dapp, rule 14), so they are at least 8 eyes (4 Unter).
-* A party "took a trick" when its tricks are > 0; the declarer may be marked ``took_trick=False``
-  explicitly, then its tricks are only the 4 pressed cards (8 to 44 eyes). ``took_trick`` on
-  any party must agree with its tricks (True needs tricks > 0; False on an opponent needs 0).
+  must still be the rule set's eyes). A 0 where "nothing is entered" is required (tricks of a
+  conceded game, melds of a special game, minus points where there are none) is accepted.
+* The declarer's tricks always include the pressed cards (also in a Durch: there is no Durch
+  without the Dapp, rule 14), so they are at least 8 eyes (4 Unter) with the ejl cards.
+* A party "took a trick" when its tricks are > 0, unless marked: the declarer may be marked
+  ``took_trick=False`` explicitly, then its tricks are only the pressed cards (8 to 44 eyes).
+  ``took_trick`` on any party must agree with its tricks (True needs tricks > 0 where every
+  trick holds eyes; False on an opponent needs 0).
 * Rule 13 for a revoking opponent looks at the tricks it actually took: its tricks then count 0
   but its meld stays (rule 7).
-* A Durch is won when the declarer took every trick (tricks 250) and did not revoke.
-* ``opponents_half_bid_on_lost`` (preisbinokel) applies to every lost game, a lost Durch too.
+* A Durch (also aufgelegt) is won when the declarer took every trick and did not revoke; a
+  Bettel when the declarer is marked as having taken no trick and did not revoke.
+* ``opponents_half_bid_on_lost`` (preisbinokel) applies to every lost game, a lost special game
+  too.
 * ``per_player`` conceded bonus: the players of the game are 3 for three parties (also the three
   active players of a 4-table whose dealer sits out: the classic rule gives 30 there too) and 4
   for two pairs.
+* Minus points (Luxusfamilie) come off the eyes before they are scaled; where the rule set says
+  ``penalty_before_scaling=false``, and in games without tricks, off the points.
 """
 
 from __future__ import annotations
