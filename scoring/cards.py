@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from types import MappingProxyType
 
 
@@ -86,6 +87,7 @@ class Card:
         return (SUITS.index(self.suit), RANKS.index(self.rank))
 
 
+@cache
 def cards_of(sevens: bool) -> tuple[Card, ...]:
     """Every card of the deck, two of each, in display order (40 or, with sevens, 48)."""
     return tuple(

@@ -47,12 +47,15 @@ from scoring.kinds import GameKind
 from scoring.melds import (
     achievable_pair_totals,
     achievable_totals,
+    highest_total,
     nearest_totals,
 )
 from scoring.model import GameInput, GameResult, PartyInput
 from scoring.rules import EJL, RuleSet
 
 MIN_PRESSED_EYES = 8  # ejl: 4 pressed cards, at least 4 Unter (RuleSet.pressed_eyes)
+# Above this no trick minimum or pressed cards could object (an upper bound, for speed).
+MAX_TRICK_MINIMUM = 60
 PLAYERS = {3: 3, 2: 4}  # parties -> players in the game
 
 # Problems of type or shape, by field (see GameRead): none for a game built in code.
@@ -199,10 +202,11 @@ def _validate(game: GameInput, rules: RuleSet, problems: _Problems) -> GameCheck
                 errors.extend(_check_trick_minimum(tricks or 0, field, i == declarer, count, rules))
         if not unreadable(f"{prefix}.took_trick"):
             errors.extend(_check_took_trick(party, i, kind, declarer, tricks_known, count, rules))
-        if not unreadable(f"{prefix}.penalty"):
+        if (party.penalty or problems) and not unreadable(f"{prefix}.penalty"):
             errors.extend(_check_penalty(party.penalty, f"{prefix}.penalty", rules))
 
-    if kind is not None and kind.has_tricks and tricks_ok and trick_sum != rules.total_eyes:
+    has_tricks = kind is not None and kind is not GameKind.CONCEDED
+    if has_tricks and tricks_ok and trick_sum != rules.total_eyes:
         errors.append(
             FieldError.of("parties", M.TRICKS_SUM, eyes=rules.total_eyes, total=trick_sum)
         )
@@ -257,8 +261,8 @@ def _check_trick_minimum(
     """Plausibility (RULES.md decision): the declarer's tricks hold the pressed cards (at least
     8 eyes with 4 Unter); any other party that took a trick took at least the cheapest trick
     (6 eyes at a 3-table, 8 at a pair table)."""
-    if parties not in PLAYERS:
-        return []
+    if parties not in PLAYERS or tricks >= MAX_TRICK_MINIMUM:
+        return []  # the usual case: more than any trick or the pressed cards need
     if is_declarer:
         least = rules.pressed_eyes(parties)[0]
         if tricks >= least:
@@ -335,20 +339,24 @@ def _bid_warnings(game: GameInput, rules: RuleSet) -> list[FieldError]:
     bid = game.bid
     highest = _highest_makeable_bid(len(game.parties), rules)
     if bid is None or highest is None or bid <= highest:
-        return []
+        return []  # the usual case: nothing to warn about
     tricks = rules.trick_points(rules.total_eyes)
     return [FieldError.of("bid", M.BID_TOO_HIGH, highest=highest, tricks=tricks, bid=bid)]
 
 
 def _highest_makeable_bid(parties: int, rules: RuleSet) -> int | None:
-    """The highest bid any hand could make at this table: highest meld + 250 eyes."""
-    cards = rules.hand_size(parties)
-    if cards is None:
-        return None
-    tricks = rules.trick_points(rules.total_eyes)
-    if parties == 2:
-        return max(achievable_pair_totals(rules)) + tricks
-    return max(achievable_totals(cards, rules)) + tricks
+    """The highest bid any hand could make at this table: highest meld + every trick point
+    (250 eyes with the ejl cards), computed once per rule set."""
+    key = ("highest_makeable_bid", parties)
+    if key not in rules.memo:
+        cards = rules.hand_size(parties)
+        tricks = rules.trick_points(rules.total_eyes)
+        if cards is None:
+            rules.memo[key] = None
+        else:
+            rules.memo[key] = highest_total(None if parties == 2 else cards, rules) + tricks
+    highest = rules.memo[key]
+    return None if highest is None else int(highest)
 
 
 def _special_won(
@@ -379,27 +387,41 @@ def _check_meld(
 ) -> list[FieldError]:
     if meld is None:
         return []
-    if kind is not None and kind.is_special:
-        if meld == 0:
+    if kind is not None and kind is not GameKind.PLAYED and kind is not GameKind.CONCEDED:
+        if meld == 0:  # a special game: no melds
             return []
         return [FieldError.of(field, M.MELD_IN_DURCH if kind.is_durch else M.MELD_IN_BETTEL)]
     if meld < 0:
         return [FieldError.of(field, M.MELD_NEGATIVE, meld=meld)]
     if meld % 10:
         return [FieldError.of(field, M.MELD_STEP, meld=meld)]
-    cards = rules.hand_size(count)
-    if cards is None:
+    allowed = _allowed_melds(count, rules)
+    if allowed is None or meld in allowed:
         return []
     is_pair = count == 2
-    allowed = achievable_pair_totals(rules) if is_pair else achievable_totals(cards, rules)
-    if meld in allowed:
-        return []
+    cards = rules.hand_size(count)
     below, above = nearest_totals(meld, None if is_pair else cards, rules)
     if above is None:
         msgid = M.MELD_IMPOSSIBLE_PAIR_MAX if is_pair else M.MELD_IMPOSSIBLE_HAND_MAX
         return [FieldError.of(field, msgid, meld=meld, highest=below)]
     msgid = M.MELD_IMPOSSIBLE_PAIR if is_pair else M.MELD_IMPOSSIBLE_HAND
     return [FieldError.of(field, msgid, meld=meld, below=below, above=above)]
+
+
+def _allowed_melds(parties: int, rules: RuleSet) -> frozenset[int] | None:
+    """The melds a party can show in a game of ``parties`` parties (None: no such game)."""
+    key = ("allowed_melds", parties)
+    if key not in rules.memo:
+        cards = rules.hand_size(parties) if parties in PLAYERS else None
+        if cards is None:
+            rules.memo[key] = None
+        elif parties == 2:
+            rules.memo[key] = achievable_pair_totals(rules)
+        else:
+            rules.memo[key] = achievable_totals(cards, rules)
+    allowed = rules.memo[key]
+    assert allowed is None or isinstance(allowed, frozenset)
+    return allowed
 
 
 def _check_took_trick(
@@ -456,10 +478,16 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
     tricks = [party.tricks or 0 for party in parties]
     bid = game.bid or 0
 
-    # Minus points (Luxusfamilie): off the eyes before they are scaled, or off the points.
-    penalties = [party.penalty or 0 for party in parties]
-    before_scaling = rules.penalty_before_scaling
-    after = [0 if before_scaling and kind.has_tricks else p for p in penalties]
+    # Minus points (Luxusfamilie): off the eyes before they are scaled (``before``), or off
+    # the points (``after``); empty where the rule set has none.
+    before: list[int] = []
+    after: list[int] = []
+    if rules.penalty_values:
+        penalties = [party.penalty or 0 for party in parties]
+        if rules.penalty_before_scaling and kind is not GameKind.CONCEDED:
+            before = penalties
+        else:
+            after = penalties
 
     if kind is GameKind.CONCEDED:
         if rules.conceded_opponent_mode == "per_player":
@@ -476,14 +504,15 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
     revoked = frozenset(game.revoked)
     # Trick points: a revoking opponent's tricks count 0 (rule 7); the eyes scaled where the
     # rule set says so (Luxusfamilie), exact (they decide won or lost, rule 11), then rounded.
-    exact = [
-        rules.trick_points((0 if i in revoked else eyes) - (penalty if before_scaling else 0))
-        for i, (eyes, penalty) in enumerate(zip(tricks, penalties, strict=True))
-    ]
+    exact = [0 if i in revoked else eyes for i, eyes in enumerate(tricks)]
+    if before:
+        exact = [eyes - minus for eyes, minus in zip(exact, before, strict=True)]
+    if rules.trick_scaling:
+        exact = [rules.trick_points(eyes) for eyes in exact]
     trick_points = [counted(points) for points in exact]
     lost_bonus = half_bid(bid) if rules.opponents_half_bid_on_lost else 0
 
-    if kind.is_special:
+    if kind is not GameKind.PLAYED:  # a special game (conceded games are done above)
         won = _special_won(game, kind, declarer, revoked, rules)
         if won:
             points = [0] * count
@@ -495,10 +524,10 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
 
     # A party took a trick when it has eyes, unless marked otherwise: the declarer's eyes hold
     # the pressed cards, and with some counting variants a trick can hold no eyes.
-    took_trick = [
-        s > 0 if party.took_trick is None else party.took_trick
-        for s, party in zip(tricks, parties, strict=True)
-    ]
+    took_trick = [s > 0 for s in tricks]
+    for i, party in enumerate(parties):
+        if party.took_trick is not None:
+            took_trick[i] = party.took_trick
     # Rule 13: a party that took no trick loses its meld.
     kept = [
         meld if took or not rules.meld_needs_trick else 0
@@ -506,7 +535,7 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
     ]
     # Rule 11: won or lost is decided on the exact eyes; rule 7: a revoking declarer loses.
     # seeds/003: the declarer's melds and trick points (after the minus points) reach the bid.
-    reached = kept[declarer] + exact[declarer] - after[declarer]
+    reached = kept[declarer] + exact[declarer] - (after[declarer] if after else 0)
     won = declarer not in revoked and reached >= bid
     points = [kept[i] + trick_points[i] + (0 if won else lost_bonus) for i in range(count)]
     points[declarer] = (
@@ -518,6 +547,9 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
 
 
 def _minus(points: Sequence[int], penalties: Sequence[int]) -> tuple[int, ...]:
+    """The points less the minus points taken off them (none: ``penalties`` is empty)."""
+    if not penalties:
+        return tuple(points)
     return tuple(p - m for p, m in zip(points, penalties, strict=True))
 
 

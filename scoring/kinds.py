@@ -22,7 +22,7 @@ class GameKind(StrEnum):
     def is_durch(self) -> bool:
         """A Durch: the declarer must take every trick (and leads; rule 14 lets the Durch
         player deal the next game where ``RuleSet.durch_player_deals_next`` says so)."""
-        return self in (GameKind.DURCH, GameKind.DURCH_AUFGELEGT)
+        return self is GameKind.DURCH or self is GameKind.DURCH_AUFGELEGT
 
     @property
     def is_special(self) -> bool:

@@ -208,15 +208,20 @@ def _witnesses(table: MeldTable, sevens: bool, cards: int) -> Mapping[int, Witne
 
 
 def _check_hand_size(cards: int, rules: RuleSet) -> None:
-    deck = len(full_deck(rules))
+    deck = rules.deck_size
     if not is_int(cards) or not 0 <= cards <= deck:
         raise ScoringError([FieldError.of("cards", M.HAND_SIZE, cards=cards, deck=deck)])
 
 
 def achievable_totals(cards: int, rules: RuleSet = EJL) -> frozenset[int]:
     """Every meld total a hand of ``cards`` cards (12 or 9 in ejl) can show, for some trump."""
-    _check_hand_size(cards, rules)
-    return _achievable(rules.meld_key, rules.sevens, cards)
+    key = ("achievable_totals", cards)
+    found = rules.memo.get(key)
+    if found is None:
+        _check_hand_size(cards, rules)
+        found = rules.memo[key] = _achievable(rules.meld_key, rules.sevens, cards)
+    assert isinstance(found, frozenset)
+    return found
 
 
 @cache
@@ -228,10 +233,16 @@ def achievable_pair_totals(rules: RuleSet = EJL) -> frozenset[int]:
     """Every meld two partners (9 cards each in ejl) can show together: two hands dealt from
     the same deck, melding with the same trump (RULES.md; exact, not every sum of two single
     totals). Empty for a rule set without pair tables."""
-    cards = rules.pair_hand_cards
-    if cards is None:
-        return frozenset()
-    return pair_totals(rules.meld_key, deck_ranks(rules.sevens), cards)
+    found = rules.memo.get("achievable_pair_totals")
+    if found is None:
+        cards = rules.pair_hand_cards
+        if cards is None:
+            found = frozenset()
+        else:
+            found = pair_totals(rules.meld_key, deck_ranks(rules.sevens), cards)
+        rules.memo["achievable_pair_totals"] = found
+    assert isinstance(found, frozenset)
+    return found
 
 
 @cache
@@ -250,6 +261,13 @@ def nearest_totals(
     j = bisect.bisect_right(ordered, total)
     above = ordered[j] if j < len(ordered) else None
     return below, above
+
+
+def highest_total(cards: int | None, rules: RuleSet = EJL) -> int:
+    """The highest meld a hand of ``cards`` cards (``None``: a pair) can show (0 if none)."""
+    totals = achievable_pair_totals(rules) if cards is None else achievable_totals(cards, rules)
+    ordered = _sorted(totals)
+    return ordered[-1] if ordered else 0
 
 
 def find_witness(total: int, cards: int, rules: RuleSet = EJL) -> Witness | None:

@@ -248,7 +248,13 @@ class RuleSet:
                 return games
         raise ScoringError([FieldError.of("table_kind", M.UNKNOWN_TABLE_KIND, kind=table_kind)])
 
-    @property
+    @cached_property
+    def memo(self) -> dict[object, Any]:
+        """Values computed from this rule set (meld sets, bounds), kept with it: a lookup here
+        costs less than hashing the meld table for a shared cache on every entry checked."""
+        return {}
+
+    @cached_property
     def deck_size(self) -> int:
         return len(deck_ranks(self.sevens)) * len(SUITS) * COPIES
 
@@ -256,7 +262,11 @@ class RuleSet:
         """Cards per hand in a game of ``parties`` parties (3 players or 2 pairs); None when the
         rule set has no such game."""
         shape = {3: "three", 2: "pairs"}.get(parties)
-        return None if shape is None else dict(self.hand_cards).get(shape)
+        return None if shape is None else self._hands.get(shape)
+
+    @cached_property
+    def _hands(self) -> Mapping[str, int]:
+        return MappingProxyType(dict(self.hand_cards))
 
     @property
     def pair_hand_cards(self) -> int | None:
@@ -297,7 +307,7 @@ class RuleSet:
         ranks = deck_ranks(self.sevens)
         return tuple(sorted(eyes[rank.value] for rank in ranks for _ in range(len(SUITS) * COPIES)))
 
-    @property
+    @cached_property
     def total_eyes(self) -> int:
         """The eyes of a game: every card, and 10 for the last trick (250 with ejl cards)."""
         return sum(self._deck_eyes) + self.last_trick_bonus
@@ -305,12 +315,20 @@ class RuleSet:
     def trick_min_eyes(self, parties: int) -> int:
         """The fewest eyes of a party that took a trick: a trick holds a card of every player
         (RULES.md: 3 Unter, 6 eyes, at a 3-table; 4 Unter, 8, at a pair table)."""
-        return sum(self._deck_eyes[: HAND_SHAPES["three" if parties == 3 else "pairs"]])
+        key = ("trick_min_eyes", parties)
+        if key not in self.memo:
+            players = HAND_SHAPES["three" if parties == 3 else "pairs"]
+            self.memo[key] = sum(self._deck_eyes[:players])
+        return int(self.memo[key])
 
     def pressed_eyes(self, parties: int) -> tuple[int, int]:
         """The fewest and the most eyes the cards a declarer presses can hold (the Dabb)."""
-        dabb = self.dabb_size(parties)
-        return sum(self._deck_eyes[:dabb]), sum(self._deck_eyes[len(self._deck_eyes) - dabb :])
+        key = ("pressed_eyes", parties)
+        if key not in self.memo:
+            dabb, eyes = self.dabb_size(parties), self._deck_eyes
+            self.memo[key] = (sum(eyes[:dabb]), sum(eyes[len(eyes) - dabb :]))
+        least, most = self.memo[key]
+        return int(least), int(most)
 
     @cached_property
     def meld_table(self) -> MeldTable:
