@@ -311,6 +311,11 @@ class TournamentForm(forms.ModelForm):
             )
         except ScoringError as exc:  # the engine names the problem
             raise forms.ValidationError([e.text(active_language()) for e in exc.errors]) from exc
+        if Mode.PAIRS in data.get("competitions", []) and "pairs" not in rules.table_kinds:
+            self.add_error(
+                "competitions",
+                _("Nach diesem Regelwerk gibt es keine Paartische: bitte nur Einzel wählen."),
+            )
         if self.instance.pk:
             self._check_against_what_was_played(rules, data)
         return data

@@ -332,3 +332,16 @@ def test_a_rule_the_engine_refuses_is_shown_in_the_form(desk_client):
     data["rule_penalty_values"] = "20, 50"
     page = desk_client.post(reverse("desk:tournament_new"), data).content.decode()
     assert "Die Schwellen müssen ab 0 ansteigen (jetzt 30)." in page
+
+
+def test_a_rule_set_without_pair_tables_takes_no_pairs_competition(desk_client):
+    data = {
+        **form_defaults(),
+        "name": "Luxus zu zweit",
+        "rounds": "3",
+        "preset": "luxusfamilie",
+        "competitions": ["singles", "pairs"],
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
+    assert response.status_code == 200
+    assert "keine Paartische" in response.content.decode()
