@@ -1,6 +1,6 @@
 """What holds for every preset: the command line contract and meld sets whose every total has a
-witness an independent simple counter agrees with (the properties of scoring for every preset
-are in test_scoring_properties.py)."""
+witness an independent simple counter agrees with, also for randomly dealt hands (the
+properties of scoring for every preset are in test_scoring_properties.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,18 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import (
     PRESETS,
     GameInput,
     GameKind,
     PartyInput,
+    Suit,
     achievable_totals,
     find_witness,
+    full_deck,
     get_preset,
     hand_meld_total,
     score_game,
@@ -84,3 +88,19 @@ def test_every_meld_total_has_a_witness_an_independent_counter_agrees_with(name)
             assert max(Counter(found.cards).values()) <= 2
             assert hand_meld_total(found.cards, found.trump, rules) == total
             assert counted_simply(rules, found) == total, (name, total, found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(NAMES), data=st.data(), trump=st.sampled_from(list(Suit)))
+def test_any_dealt_hand_shows_a_total_of_its_presets_set_and_the_simple_count(name, data, trump):
+    rules = get_preset(name)
+    cards = rules.hand_size(3)
+    dealt = data.draw(st.permutations(full_deck(rules)))[:cards]
+    total = hand_meld_total(dealt, trump, rules)
+    assert total in achievable_totals(cards, rules)
+    simple = (
+        simple_luxus_total(dealt, trump)
+        if name == "luxusfamilie"
+        else simple_meld_total(dealt, trump, rules)
+    )
+    assert total == simple
