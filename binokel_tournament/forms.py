@@ -7,9 +7,10 @@ from typing import Any
 
 from django import forms
 from django.db.models import Max
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring import PRESETS, RuleSet, ScoringError
+from scoring import PRESETS, GameKind, RuleSet, ScoringError
 
 from .models import Entrant, Mode, Round, ScoreSheet, Tournament
 from .services.errors import active_language
@@ -19,19 +20,29 @@ RULE_FIELD_LABELS = {
     "min_bid": _("Mindestreizwert"),
     "bid_step": _("Reizschritt"),
     "lost_factor": _("Verlorenes Spiel: Faktor × Reizwert"),
+    "lost_extra": _("Verlorenes Spiel: zusätzlich abgezogen (z. B. 100, das Gemeldete verfällt)"),
     "conceded_declarer_factor": _("Abgeschrieben: Faktor × Reizwert für den Spielmacher"),
     "conceded_bonus_per_player": _("Abgeschrieben (klassisch): Bonus je Spieler am Tisch"),
+    "conceded_bonus_per_opponent": _("Abgeschrieben: Bonus je Gegenspieler (Dabb: 40)"),
     "durch_won": _("Durch gewonnen: Punkte"),
     "durch_lost_factor": _("Durch verloren: Faktor × Reizwert"),
-    "rundlauf_value": _("Rundlauf"),
-    "rundlauf_with_familie_value": _("Rundlauf mit Familie"),
+    "durch_aufgelegt_won": _("Durch aufgelegt gewonnen: Punkte"),
+    "durch_aufgelegt_lost_factor": _("Durch aufgelegt verloren: Faktor × Reizwert"),
+    "bettel_won": _("Bettel gewonnen: Punkte (500, 1000 oder 1500)"),
+    "bettel_lost_factor": _("Bettel verloren: Faktor × Reizwert"),
     "meld_needs_trick": _("Meldung zählt nur mit Stich"),
     "opponents_half_bid_on_lost": _("Verlorenes Spiel: Gegenspieler erhalten den halben Reizwert"),
-    "double_familie_counts_twice": _("Doppelte Familie zählt doppelt"),
     "durch_player_deals_next": _("Nach einem Durch gibt der Durch-Spieler das nächste Spiel"),
     "four_sitout_keeps_rotation": _(
         "Vierertisch (Geber setzt aus): nach einem Durch bleibt die gedruckte Geberfolge"
     ),
+    "sevens": _("Mit Siebenern (48 Karten)"),
+    "last_trick_bonus": _("Letzter Stich: Augen extra"),
+    "penalty_before_scaling": _("Minuspunkte vor der Stichpunkte-Staffel von den Augen abziehen"),
+    "binokel_value": _("Binokel"),
+    "doppelbinokel_value": _("Doppelbinokel"),
+    "rundlauf_value": _("Rundlauf (0: kein Rundlauf)"),
+    "rundlauf_with_familie_value": _("Rundlauf mit Familie"),
 }
 RULE_CHOICES = {
     "conceded_opponent_mode": (
@@ -39,6 +50,7 @@ RULE_CHOICES = {
         [
             ("half_bid", _("halben Reizwert (auf 10 aufgerundet) + Meldung")),
             ("per_player", _("Meldung + Bonus je Spieler am Tisch")),
+            ("per_opponent", _("Meldung + Bonus je Gegenspieler")),
         ],
     ),
     "trick_rounding": (
@@ -60,6 +72,109 @@ GAMES_LABELS = {
     "pairs": _("Spiele je Durchgang am Paartisch"),
     "four_sitout": _("Spiele je Durchgang am Vierertisch (Geber setzt aus)"),
 }
+KIND_LABELS = {
+    GameKind.PLAYED: _("gespielt"),
+    GameKind.CONCEDED: _("abgeschrieben"),
+    GameKind.DURCH: _("Durch"),
+    GameKind.DURCH_AUFGELEGT: _("Durch aufgelegt"),
+    GameKind.BETTEL: _("Bettel (Spielmacher ohne Stich)"),
+}
+# Rules that hold a value per key (a table kind, a hand, a rank): one form field per key,
+# named rule_<prefix>_<key>; what the organiser leaves empty keeps the preset's value.
+MAPPED_RULES: dict[str, tuple[str, dict[str, Any]]] = {
+    "games_per_round": ("games", GAMES_LABELS),
+    "hand_cards": (
+        "hand",
+        {
+            "three": _("Karten je Spieler am Dreiertisch"),
+            "pairs": _("Karten je Partner am Paartisch"),
+        },
+    ),
+    "card_eyes": (
+        "eyes",
+        {
+            "A": _("Augen: Ass"),
+            "10": _("Augen: Zehn"),
+            "K": _("Augen: König"),
+            "O": _("Augen: Ober"),
+            "U": _("Augen: Unter"),
+            "7": _("Augen: Sieben"),
+        },
+    ),
+    "four_of_a_rank": (
+        "four",
+        {
+            "A": _("Vier Asse"),
+            "10": _("Vier Zehner"),
+            "K": _("Vier Könige"),
+            "O": _("Vier Ober"),
+            "U": _("Vier Unter"),
+            "7": _("Vier Siebener"),
+        },
+    ),
+    "eight_of_a_rank": (
+        "eight",
+        {
+            "A": _("Acht Asse"),
+            "10": _("Acht Zehner"),
+            "K": _("Acht Könige"),
+            "O": _("Acht Ober"),
+            "U": _("Acht Unter"),
+            "7": _("Acht Siebener"),
+        },
+    ),
+}
+# The suit melds of the presets' meld tables (other keys are shown as they are named).
+SUIT_MELD_LABELS = {
+    "paar": _("Paar"),
+    "doppelpaar": _("Doppeltes Paar"),
+    "familie": _("Familie"),
+    "doppelfamilie": _("Doppelte Familie"),
+    "familie_doppelpaar": _("Familie mit doppeltem Paar"),
+    "luxusfamilie": _("Luxusfamilie"),
+    "doppelluxusfamilie": _("Doppelte Luxusfamilie"),
+    "luxusfamilie_doppelpaar": _("Luxusfamilie mit doppeltem Paar"),
+    "luxusfamilie_doppelfamilie": _("Luxusfamilie mit doppelter Familie"),
+    "diss": _("Trumpf-Sieben (Diss)"),
+}
+TRICK_SCALING_LABEL = _("Stichpunkte-Staffel: ab Auge:Faktor, z. B. 60:2, 120:3, 180:4")
+PENALTY_VALUES_LABEL = _("Minuspunkte je Verstoß, z. B. 20, 50, 100 (leer: keine)")
+
+
+class NumberListField(forms.CharField):
+    """Whole numbers separated by commas ("20, 50, 100"); ``pairs``: "from:factor" pairs."""
+
+    def __init__(self, *, pairs: bool = False, **kwargs: Any) -> None:
+        self.pairs = pairs
+        super().__init__(required=False, **kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            if self.pairs:
+                return ", ".join(f"{a}:{b}" for a, b in value)
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def to_python(self, value: Any) -> list[Any]:
+        text = str(super().to_python(value) or "")
+        items = [item.strip() for item in text.replace(";", ",").split(",") if item.strip()]
+        try:
+            if self.pairs:
+                return [[int(n) for n in item.split(":")] for item in items]
+            return [int(item) for item in items]
+        except ValueError:
+            raise forms.ValidationError(_("Bitte ganze Zahlen, durch Kommas getrennt.")) from None
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if self.pairs and any(len(item) != 2 for item in value):
+            raise forms.ValidationError(_("Bitte Paare wie 60:2, durch Kommas getrennt."))
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        try:
+            return bool(self.to_python(data) != self.to_python(self.prepare_value(initial)))
+        except forms.ValidationError:
+            return True
 
 
 class TournamentForm(forms.ModelForm):
@@ -98,14 +213,40 @@ class TournamentForm(forms.ModelForm):
             self.fields[f"rule_{key}"] = forms.ChoiceField(
                 label=label, choices=choices, initial=initial, required=False
             )
-        for kind, label in GAMES_LABELS.items():
-            self.fields[f"rule_games_{kind}"] = forms.IntegerField(
-                label=label,
-                initial=defaults["games_per_round"][kind],
-                min_value=1,
-                max_value=40,
+        self.fields["rule_game_kinds"] = forms.MultipleChoiceField(
+            label=_("Spielarten"),
+            choices=list(KIND_LABELS.items()),
+            widget=forms.CheckboxSelectMultiple,
+            initial=defaults["game_kinds"],
+            required=False,
+        )
+        for rule, (prefix, labels) in MAPPED_RULES.items():
+            for key, label in labels.items():
+                self.fields[f"rule_{prefix}_{key}"] = forms.IntegerField(
+                    label=label,
+                    initial=defaults[rule].get(key),
+                    min_value=1 if rule in ("games_per_round", "hand_cards") else 0,
+                    max_value=40 if rule == "games_per_round" else None,
+                    required=False,
+                )
+        for meld in defaults["suit_melds"]:
+            label = SUIT_MELD_LABELS.get(meld["key"], meld["key"])
+            name = f"{label} ({meld['cards']})"
+            self.fields[f"rule_suit_{meld['key']}_plain"] = forms.IntegerField(
+                label=name, initial=meld["plain"], min_value=0, required=False
+            )
+            self.fields[f"rule_suit_{meld['key']}_trump"] = forms.IntegerField(
+                label=format_lazy(_("{meld} in Trumpf"), meld=name),
+                initial=meld["trump"],
+                min_value=0,
                 required=False,
             )
+        self.fields["rule_trick_scaling"] = NumberListField(
+            label=TRICK_SCALING_LABEL, pairs=True, initial=defaults["trick_scaling"]
+        )
+        self.fields["rule_penalty_values"] = NumberListField(
+            label=PENALTY_VALUES_LABEL, initial=defaults["penalty_values"]
+        )
         if self.instance.pk:
             self.fields["competitions"].initial = list(
                 self.instance.competitions.values_list("mode", flat=True)
@@ -123,19 +264,41 @@ class TournamentForm(forms.ModelForm):
         # A field counts when the organiser changed what the form showed, or, for a tournament
         # whose preset stays, when it still differs from the preset (an earlier change).
         keep_old = self.original_preset == self.cleaned_data["preset"]
-        wanted: dict[str, object] = {}
-        for key in [*RULE_FIELD_LABELS, *RULE_CHOICES, *(f"games_{k}" for k in GAMES_LABELS)]:
-            name = f"rule_{key}"
+
+        def given(name: str) -> Any:
+            """What the organiser set in field ``name`` (None: keep the preset's value)."""
             value = self.cleaned_data.get(name)
+            if name in self.changed_data or keep_old:
+                return value
+            return None
+
+        wanted: dict[str, object] = {}
+        for key in [*RULE_FIELD_LABELS, *RULE_CHOICES, "game_kinds"]:
+            value = given(f"rule_{key}")
             if value is None or value == "" and key != "tie_breaks":
                 continue
-            if name in self.changed_data or keep_old:
-                wanted[key] = value
+            wanted[key] = value
         if "tie_breaks" in wanted:
             wanted["tie_breaks"] = [k for k in str(wanted["tie_breaks"]).split(",") if k]
-        games = {k: wanted.pop(f"games_{k}") for k in GAMES_LABELS if f"games_{k}" in wanted}
-        if games:
-            wanted["games_per_round"] = {**preset["games_per_round"], **games}
+        if "game_kinds" in wanted:  # in the order of the kinds
+            chosen = set(self.cleaned_data["rule_game_kinds"])
+            wanted["game_kinds"] = [k.value for k in KIND_LABELS if k.value in chosen]
+        for rule, (prefix, labels) in MAPPED_RULES.items():
+            values = {k: given(f"rule_{prefix}_{k}") for k in labels}
+            values = {k: v for k, v in values.items() if v is not None}
+            if values:
+                wanted[rule] = {**preset[rule], **values}
+        melds = [dict(meld) for meld in preset["suit_melds"]]
+        for meld in melds:
+            for side in ("plain", "trump"):
+                value = given(f"rule_suit_{meld['key']}_{side}")
+                if value is not None:
+                    meld[side] = value
+        wanted["suit_melds"] = melds
+        for key in ("trick_scaling", "penalty_values"):
+            value = given(f"rule_{key}")
+            if value is not None:
+                wanted[key] = value
         return {k: v for k, v in wanted.items() if v != preset.get(k)}
 
     def clean(self) -> dict[str, Any]:
@@ -148,6 +311,11 @@ class TournamentForm(forms.ModelForm):
             )
         except ScoringError as exc:  # the engine names the problem
             raise forms.ValidationError([e.text(active_language()) for e in exc.errors]) from exc
+        if Mode.PAIRS in data.get("competitions", []) and "pairs" not in rules.table_kinds:
+            self.add_error(
+                "competitions",
+                _("Nach diesem Regelwerk gibt es keine Paartische: bitte nur Einzel wählen."),
+            )
         if self.instance.pk:
             self._check_against_what_was_played(rules, data)
         return data

@@ -3,14 +3,13 @@
 It never imports Django; the web app calls it with plain frozen dataclasses. See RULES.md.
 """
 
-from scoring.engine import read_game, score_game, validate_game
+from scoring.cards import EYES, Card, Rank, Suit
+from scoring.engine import GameCheck, check_game, read_game, score_game, validate_game
 from scoring.errors import EngineError, FieldError, ScoringError, translate
+from scoring.kinds import GameKind
+from scoring.meld_table import MeldTable, SuitMeld
 from scoring.melds import (
-    EYES,
-    Card,
     MeldCounts,
-    Rank,
-    Suit,
     Witness,
     achievable_pair_totals,
     achievable_totals,
@@ -23,8 +22,9 @@ from scoring.melds import (
     nearest_totals,
     witness,
 )
-from scoring.model import GameInput, GameKind, GameRead, GameResult, PartyInput
-from scoring.rules import EJL, PRESETS, TIE_BREAKS, RuleSet, get_preset
+from scoring.model import GameInput, GameRead, GameResult, PartyInput
+from scoring.presets import PRESETS, get_preset
+from scoring.rules import EJL, TIE_BREAKS, RuleSet
 
 __all__ = [
     "EJL",
@@ -34,20 +34,24 @@ __all__ = [
     "Card",
     "EngineError",
     "FieldError",
+    "GameCheck",
     "GameInput",
     "GameKind",
     "GameRead",
     "GameResult",
     "MeldCounts",
+    "MeldTable",
     "PartyInput",
     "Rank",
     "RuleSet",
     "ScoringError",
     "Suit",
+    "SuitMeld",
     "Witness",
     "achievable_pair_totals",
     "achievable_totals",
     "best_trump",
+    "check_game",
     "find_witness",
     "full_deck",
     "get_preset",

@@ -1,9 +1,12 @@
 """Command line of the scoring engine (the contract in DESIGN.md).
 
-    python -m scoring [--lang de|en] score [--rules FILE]     < game.json   (one game or a list)
-    python -m scoring melds [--cards 12|9 | --pair] [--witness TOTAL] [--rules FILE]
+    python -m scoring [--lang de|en] score [--rules FILE | --preset NAME]   < game.json
+    python -m scoring melds [--cards N | --pair] [--witness TOTAL] [--rules FILE | --preset NAME]
     python -m scoring rules [--preset NAME] [--describe]
     python -m scoring sheet [--rules FILE]                  < sheet.json  (a whole score sheet)
+
+``score`` takes one game or a list. ``--cards`` is a hand size of the rule set (ejl: 12 or 9;
+the default is a hand at a 3-table).
 
 ``--lang`` may come before or after the command. Results go to stdout as JSON. Invalid input
 exits with status 2 and prints ``{"errors": [{"field": "parties[1].tricks", "message": "…"}]}``
@@ -20,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
 from scoring import messages as M
-from scoring.engine import read_game, score_game
+from scoring.engine import check_game, read_game, score_game
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError
 from scoring.melds import (
     achievable_pair_totals,
@@ -28,8 +31,9 @@ from scoring.melds import (
     find_witness,
     witness_dict,
 )
+from scoring.presets import PRESETS, get_preset
 from scoring.reading import load_json
-from scoring.rules import EJL, PRESETS, RuleSet, get_preset
+from scoring.rules import EJL, RuleSet
 from scoring.sheet import read_sheet
 
 EXIT_OK = 0
@@ -59,6 +63,15 @@ def _prefixed(prefix: str, error: FieldError) -> FieldError:
     return FieldError(field, error.msgid, error.params)
 
 
+def _rules_of(args: argparse.Namespace) -> RuleSet:
+    if args.preset is not None:
+        try:
+            return get_preset(args.preset)
+        except ScoringError as exc:
+            raise _Invalid(exc.errors) from None
+    return _load_rules(args.rules)
+
+
 def _load_rules(path: str | None) -> RuleSet:
     if path is None:
         return EJL
@@ -74,12 +87,19 @@ def _load_rules(path: str | None) -> RuleSet:
         raise _Invalid(_prefixed("rules", e) for e in exc.errors) from None
 
 
-def _score(data: object, rules: RuleSet) -> dict[str, Any]:
-    return score_game(read_game(data, rules), rules).to_dict()
+def _score(data: object, rules: RuleSet, lang: str) -> dict[str, Any]:
+    """The points of one game; ``"warnings"`` (the shape of ``"errors"``) only when there are
+    any, e.g. a bid no hand can make."""
+    game = read_game(data, rules)
+    out = score_game(game, rules).to_dict()
+    warnings = check_game(game, rules).warnings
+    if warnings:
+        out["warnings"] = [warning.as_dict(lang) for warning in warnings]
+    return out
 
 
 def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
-    rules = _load_rules(args.rules)
+    rules = _rules_of(args)
     try:
         data = load_json(stdin.read())
     except ScoringError as exc:
@@ -89,14 +109,14 @@ def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
         errors: list[FieldError] = []
         for i, item in enumerate(data):
             try:
-                results.append(_score(item, rules))
+                results.append(_score(item, rules, args.lang))
             except ScoringError as exc:
                 errors.extend(_prefixed(f"[{i}]", e) for e in exc.errors)
         if errors:
             raise _Invalid(errors)
         return _dumps(results)
     try:
-        return _dumps(_score(data, rules))
+        return _dumps(_score(data, rules, args.lang))
     except ScoringError as exc:
         raise _Invalid(exc.errors) from None
 
@@ -116,15 +136,23 @@ def _cmd_sheet(args: argparse.Namespace, stdin: IO[bytes]) -> str:
 
 
 def _cmd_melds(args: argparse.Namespace, stdin: IO[bytes]) -> str:
-    rules = _load_rules(args.rules)
+    rules = _rules_of(args)
+    sizes = sorted({cards for _shape, cards in rules.hand_cards})
+    cards = rules.hand_size(3) if args.cards is None else args.cards
+    if cards not in sizes:
+        choices = ", ".join(map(str, sizes))
+        detail = f"argument --cards: invalid choice: {cards} (choose from {choices})"
+        raise _Invalid([FieldError.of("arguments", M.INVALID_COMMAND_LINE, detail=detail)])
+    if args.pair and rules.pair_hand_cards is None:
+        raise _Invalid([FieldError.of("pair", M.NO_PAIR_TABLES)])
     if args.witness is not None:
-        found = find_witness(args.witness, args.cards, rules)
+        found = find_witness(args.witness, cards, rules)
         if found is None:
             raise _Invalid(
-                [FieldError.of("witness", M.NO_WITNESS, cards=args.cards, total=args.witness)]
+                [FieldError.of("witness", M.NO_WITNESS, cards=cards, total=args.witness)]
             )
         return _dumps(witness_dict(found))
-    totals = achievable_pair_totals(rules) if args.pair else achievable_totals(args.cards, rules)
+    totals = achievable_pair_totals(rules) if args.pair else achievable_totals(cards, rules)
     return _dumps(sorted(totals))
 
 
@@ -153,7 +181,9 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser, rules: bool = True) -> None:
         if rules:
-            p.add_argument("--rules", metavar="FILE", help="rule set as JSON (default: ejl)")
+            source = p.add_mutually_exclusive_group()
+            source.add_argument("--rules", metavar="FILE", help="rule set as JSON (default: ejl)")
+            source.add_argument("--preset", help=f"a preset rule set: {', '.join(PRESETS)}")
         # also after the command; SUPPRESS keeps a --lang given before it
         p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
 
@@ -164,8 +194,8 @@ def _parser() -> argparse.ArgumentParser:
     melds = sub.add_parser("melds", help="meld totals a hand can show, or a hand showing one")
     common(melds)
     size = melds.add_mutually_exclusive_group()
-    size.add_argument("--cards", type=int, choices=(12, 9), default=12, help="hand size")
-    size.add_argument("--pair", action="store_true", help="sums of two 9-card hands")
+    size.add_argument("--cards", type=int, help="hand size (default: a hand at a 3-table)")
+    size.add_argument("--pair", action="store_true", help="what two partners' hands show together")
     melds.add_argument("--witness", type=int, metavar="TOTAL", help="print a hand showing TOTAL")
     melds.set_defaults(handler=_cmd_melds)
 

@@ -24,7 +24,11 @@ RULES_FILE_UNREADABLE = N_("The rule set file cannot be read ({detail}).")
 INVALID_COMMAND_LINE = N_("Invalid command line: {detail}")
 
 # --- one game ----------------------------------------------------------------------------------
-UNKNOWN_KIND = N_('Unknown game kind "{value}"; use played, conceded or durch.')
+UNKNOWN_KIND = N_('Unknown game kind "{value}"; use one of: {choices}.')
+NOT_PLAYED_CONCEDED = N_("This rule set does not let the declarer concede (Abschreiben).")
+NOT_PLAYED_DURCH = N_("This rule set plays no Durch.")
+NOT_PLAYED_DURCH_AUFGELEGT = N_("This rule set plays no Durch aufgelegt.")
+NOT_PLAYED_BETTEL = N_("This rule set plays no Bettel.")
 PARTY_COUNT = N_(
     "A game has 3 players (12 cards each) or 2 pairs (pair table), not {count} parties."
 )
@@ -32,12 +36,15 @@ DECLARER_MISSING = N_("Enter the declarer.")
 DECLARER_RANGE = N_("There is no party {value}; the declarer must be one of the {count} parties.")
 BID_MISSING = N_("Enter the bid.")
 BID_MISSING_LOST_DURCH = N_("A lost Durch costs {factor} × the bid: enter the bid.")
+BID_MISSING_LOST_BETTEL = N_("A lost Bettel costs {factor} × the bid: enter the bid.")
 BID_TOO_LOW = N_("The bid must be at least {min_bid} (now {bid}).")
 BID_STEP = N_("The bid must be a multiple of {step} (now {bid}).")
 BID_TOO_HIGH = N_(
-    "No hand can make a bid above {highest} (the highest meld + 250 eyes); now {bid}. A typo?"
+    "No hand can make a bid above {highest} (the highest meld + {tricks} for all tricks); now "
+    "{bid}. A typo?"
 )
 MELD_IN_DURCH = N_("A Durch has no melds: leave the meld empty.")
+MELD_IN_BETTEL = N_("A Bettel has no melds: leave the meld empty.")
 MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
 MELD_STEP = N_("The meld must be a multiple of 10 (now {meld}).")
 MELD_IMPOSSIBLE_HAND = N_(
@@ -58,18 +65,30 @@ MELD_IMPOSSIBLE_PAIR_MAX = N_(
 DECLARER_TRICKS_TOO_FEW = N_(
     "The declarer's tricks include the 4 pressed cards, so at least 8 eyes (4 Unter); now {tricks}."
 )
-TRICKS_RANGE = N_("The tricks must be between 0 and 250 (now {tricks}).")
-TRICKS_SUM = N_("The tricks of all parties must add up to 250 (now {total}).")
+DECLARER_TRICKS_BELOW_PRESSED = N_(
+    "The declarer's tricks include the {cards} pressed cards, so at least {least} eyes; now "
+    "{tricks}."
+)
+TRICKS_BELOW_ONE_TRICK = N_(
+    "A party that took a trick has at least {least} eyes (a trick holds {cards} cards); now "
+    "{tricks}. Without a trick leave it at 0."
+)
+TRICKS_RANGE = N_("The tricks must be between 0 and {eyes} (now {tricks}).")
+TRICKS_SUM = N_("The tricks of all parties must add up to {eyes} (now {total}).")
 TRICKS_IN_CONCEDED = N_("A conceded game has no tricks: leave the tricks empty.")
 TOOK_TRICK_IN_CONCEDED = N_("A conceded game is not played: do not mark whether a trick was taken.")
 TOOK_TRICK_PRESSED_ONLY = N_(
-    "A declarer who took no trick has only the 4 pressed cards, at most 44 eyes (now {tricks})."
+    "A declarer who took no trick has only the {cards} pressed cards, at most {most} eyes (now "
+    "{tricks})."
 )
 TOOK_TRICK_BUT_NO_EYES = N_("Marked as having taken a trick, but the tricks are 0.")
 NO_TRICK_BUT_EYES = N_(
     "Marked as having taken no trick, but the tricks are {tricks}; without a trick only the "
     "declarer's pressed cards count."
 )
+NO_PENALTIES = N_("This rule set has no minus points: leave them empty.")
+PENALTY_NEGATIVE = N_("Enter the minus points as a positive number (now {penalty}).")
+PENALTY_NOT_A_SUM = N_("Minus points are a sum of {values} (now {penalty}).")
 REVOKED_UNKNOWN = N_("There is no party {value} that could have revoked.")
 REVOKED_TWICE = N_("Party {value} is marked as revoked more than once.")
 REVOKED_IN_CONCEDED = N_("A conceded game is not played, so nobody can revoke.")
@@ -96,18 +115,33 @@ MUST_NOT_BE_EMPTY = N_("Must not be empty.")
 UNKNOWN_TABLE_KIND = N_('Unknown table kind "{kind}"; use three, pairs or four_sitout.')
 TABLE_KINDS_MISSING = N_("Games per round are missing for: {kinds}.")
 DUPLICATE_ENTRY = N_('"{value}" appears more than once.')
+NOT_PAIRS = N_("Expected a list of pairs of whole numbers, e.g. [[60, 2], [120, 3]].")
+SCALING_ORDER = N_("The thresholds must rise from 0 on (now {value}).")
+GAME_KINDS_WITHOUT_PLAYED = N_('The game kinds must include "played".')
 UNKNOWN_TIE_BREAK = N_('Unknown tie-break "{key}"; choose from: {choices}.')
+UNKNOWN_HAND_SHAPE = N_('Unknown game shape "{shape}"; use three or pairs.')
+HANDS_EXCEED_DECK = N_(
+    "{players} hands of {cards} cards need more than the {deck} cards of the deck."
+)
+UNKNOWN_RANK = N_('Unknown rank "{rank}"; use A, 10, K, O, U or 7.')
+MELD_KEY_FORM = N_(
+    'A meld name is written in small letters, digits and _, starting with a letter (now "{value}").'
+)
+MELD_CARD_TWICE = N_("A meld of one suit can hold a card at most twice ({rank}).")
+RUNDLAUF_NEEDS_PAAR = N_('A Rundlauf needs a suit meld "paar" of K and O.')
 
 # --- cards and melds ---------------------------------------------------------------------------
 TOO_MANY_COPIES = N_("A hand can hold at most two copies of {card}.")
 COUNT_NEGATIVE = N_("A count cannot be negative (now {value}).")
-HAND_SIZE = N_("A hand has 0 to 40 cards (now {cards}).")
+HAND_SIZE = N_("A hand has 0 to {deck} cards (now {cards}).")
+NO_PAIR_TABLES = N_("This rule set has no pair tables.")
 NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
 
 # --- describing a rule set (printed on score sheets) -------------------------------------------
 DESCRIBE_BID = N_("Bid: at least {min_bid}, in steps of {step}.")
 DESCRIBE_WON = N_("Won game: the declarer scores meld + tricks.")
 DESCRIBE_LOST = N_("Lost game: −{factor} × bid.")
+DESCRIBE_LOST_EXTRA = N_("Lost game: −({factor} × bid + {extra}); the melds are forfeited.")
 DESCRIBE_OPPONENTS = N_("Opponents always score meld + tricks.")
 DESCRIBE_OPPONENTS_HALF_BID = N_(
     "Opponents score meld + tricks; when the declarer loses, also half the bid (rounded up to 10)."
@@ -119,7 +153,17 @@ DESCRIBE_CONCEDED_PER_PLAYER = N_(
     "Conceded: declarer −{factor} × bid; each opponent meld + {bonus} per player in the game "
     "(a dealer who sits out does not count)."
 )
+DESCRIBE_CONCEDED_PER_OPPONENT = N_(
+    "Conceded: declarer −{factor} × bid; each opponent meld + {bonus}."
+)
+DESCRIBE_EYES = N_("Eyes: A {A}, 10 {Z}, K {K}, O {O}, U {U}; last trick {last}.")
 DESCRIBE_DURCH = N_("Durch: +{won} when won, −{factor} × bid when lost.")
+DESCRIBE_NO_DURCH = N_("No Durch is played.")
+DESCRIBE_DURCH_AUFGELEGT = N_("Durch aufgelegt: +{won} when won, −{factor} × bid when lost.")
+DESCRIBE_BETTEL = N_(
+    "Bettel (the declarer takes no trick): +{won} when won, −{factor} × bid when lost."
+)
+DESCRIBE_NO_CONCEDING = N_("The declarer cannot concede.")
 DESCRIBE_ROUND10 = N_(
     "Tricks are rounded to 10 (5 rounds up); won or lost is decided on the exact eyes."
 )
@@ -130,6 +174,22 @@ DESCRIBE_REVOKE = N_("Revoked: the declarer loses the game; an opponent's tricks
 DESCRIBE_RUNDLAUF = N_("Rundlauf {value}; with a Familie {with_familie} + the Familie.")
 DESCRIBE_DOUBLE_FAMILIE_TWICE = N_("A double Familie counts as two Familien.")
 DESCRIBE_DOUBLE_FAMILIE_ONCE = N_("A double Familie counts as one Familie and one Paar.")
+DESCRIBE_DOUBLE_FAMILIE_VALUE = N_("A double Familie counts {plain}, in trump {trump}.")
+DESCRIBE_NO_RUNDLAUF = N_("No Rundlauf: its Paare, 4 Könige and 4 Ober count one by one.")
+DESCRIBE_EIGHT = N_("Eight of a rank: {values}.")
+DESCRIBE_DECK = N_("{deck} cards; {three} each at a 3-table, {dabb} in the Dabb.")
+DESCRIBE_SCALING = N_("Trick points: {steps}.")
+DESCRIBE_SCALING_STEP = N_("each eye beyond {at} counts {times}×")
+DESCRIBE_PENALTIES_BEFORE = N_(
+    "Minus points ({values}) are entered per player and come off the eyes before they count."
+)
+DESCRIBE_PENALTIES_AFTER = N_(
+    "Minus points ({values}) are entered per player and come off the game's points."
+)
+DESCRIBE_ROUNDS_NO_PAIRS = N_(
+    "{rounds} rounds; games per round: {three} at 3-tables, {four_sitout} at 4-tables with a "
+    "sitting-out dealer; no pair tables."
+)
 DESCRIBE_ROUNDS = N_(
     "{rounds} rounds; games per round: {three} at 3-tables, {pairs} at pair tables, "
     "{four_sitout} at 4-tables with a sitting-out dealer."
@@ -139,3 +199,33 @@ DESCRIBE_TIES_SHARED = N_("Ties: a shared place.")
 TIE_BREAK_THEN = N_(", then ")
 TIE_BREAK_DECLARER_WINS = N_("more games won as declarer")
 TIE_BREAK_BEST_ROUND = N_("the best single round")
+
+# --- the meld table, row by row (RuleSet.describe_melds) ----------------------------------------
+MELD_POINTS_TRUMP = N_("{plain} / in trump {trump}")
+MELD_POINTS_ONLY_TRUMP = N_("{trump} in trump")
+MELD_POINTS_FOUR_EIGHT = N_("four {four} / all eight {eight}")
+MELD_POINTS_BINOKEL = N_("{one} / double {two}")
+MELD_POINTS_RUNDLAUF = N_("{value} / with a Familie {with_familie} + the Familie")
+MELD_NAME_BINOKEL = N_("Binokel (Schellen-U + Schippen-O)")
+MELD_NAME_RUNDLAUF = N_("Rundlauf (a Paar in every suit)")
+# The names of the suit melds of the presets' tables, by key (other keys are shown as they are).
+SUIT_MELD_NAMES = {
+    "paar": N_("Pair"),
+    "doppelpaar": N_("Double pair"),
+    "familie": N_("Family"),
+    "doppelfamilie": N_("Double family"),
+    "familie_doppelpaar": N_("Family with a double pair"),
+    "luxusfamilie": N_("Luxury family"),
+    "doppelluxusfamilie": N_("Double luxury family"),
+    "luxusfamilie_doppelpaar": N_("Luxury family with a double pair"),
+    "luxusfamilie_doppelfamilie": N_("Luxury family with a double family"),
+    "diss": N_("Trump seven (Diss)"),
+}
+RANK_NAMES = {
+    "A": N_("Aces"),
+    "10": N_("Tens"),
+    "K": N_("Kings"),
+    "O": N_("Queens (Ober)"),
+    "U": N_("Jacks (Unter)"),
+    "7": N_("Sevens"),
+}

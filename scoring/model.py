@@ -10,7 +10,8 @@ JSON shape (DESIGN.md)::
 A party is a player at a 3-table (three parties, 12-card hands) or a pair at a pair table (two
 parties; meld and tricks are the sums of both partners). ``took_trick`` is only needed for a
 declarer who took no trick: the declarer's tricks always include the pressed cards, so they are
-not 0 even then.
+not 0 even then. A party may carry ``"penalty"``: its minus points in this game, where the rule
+set has penalties (Luxusfamilie's Farbkarten).
 
 ``GameInput.read`` is the type boundary: it reads what it can of a JSON object and reports every
 value of the wrong type; the engine's ``read_game`` then validates the rest of the entry, so one
@@ -22,19 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
 from scoring.errors import FieldError, ScoringError
+from scoring.kinds import GameKind as GameKind  # re-exported: the kinds of a game
 from scoring.reading import is_int
-
-
-class GameKind(StrEnum):
-    PLAYED = "played"
-    CONCEDED = "conceded"
-    DURCH = "durch"
 
 
 @dataclass(frozen=True)
@@ -43,10 +38,14 @@ class PartyInput:
     tricks: int | None = None
     # Only meaningful for the declarer: False = took no trick (tricks then are only pressed cards).
     took_trick: bool | None = None
+    # Minus points given to this party in this game (Luxusfamilie's Farbkarten, seeds/003: the
+    # sum of 20, 50 and 100), where the rule set has penalties (RuleSet.penalty_values).
+    penalty: int | None = None
 
     def __post_init__(self) -> None:
         _require_int("PartyInput.meld", self.meld)
         _require_int("PartyInput.tricks", self.tricks)
+        _require_int("PartyInput.penalty", self.penalty)
         if self.took_trick is not None and not isinstance(self.took_trick, bool):
             raise TypeError(f"PartyInput.took_trick must be a bool or None: {self.took_trick!r}")
 
@@ -54,6 +53,8 @@ class PartyInput:
         out: dict[str, Any] = {"meld": self.meld, "tricks": self.tricks}
         if self.took_trick is not None:
             out["took_trick"] = self.took_trick
+        if self.penalty is not None:
+            out["penalty"] = self.penalty
         return out
 
 
@@ -100,7 +101,8 @@ class GameInput:
         elif not isinstance(raw_kind, str):
             problem(FieldError.of("kind", M.NOT_TEXT))
         elif raw_kind not in _KINDS:
-            problem(FieldError.of("kind", M.UNKNOWN_KIND, value=raw_kind))
+            choices = ", ".join(kind.value for kind in GameKind)
+            problem(FieldError.of("kind", M.UNKNOWN_KIND, value=raw_kind, choices=choices))
         else:
             kind = GameKind(raw_kind)
 
@@ -130,6 +132,7 @@ class GameInput:
                         meld=_optional_int(raw, "meld", f"{prefix}.meld", problem),
                         tricks=_optional_int(raw, "tricks", f"{prefix}.tricks", problem),
                         took_trick=took,
+                        penalty=_optional_int(raw, "penalty", f"{prefix}.penalty", problem),
                     )
                 )
 
@@ -195,7 +198,7 @@ class GameResult:
 
 _KINDS = frozenset(kind.value for kind in GameKind)
 _GAME_KEYS = frozenset({"kind", "declarer", "bid", "parties", "revoked"})
-_PARTY_KEYS = frozenset({"meld", "tricks", "took_trick"})
+_PARTY_KEYS = frozenset({"meld", "tricks", "took_trick", "penalty"})
 
 
 def _require_int(name: str, value: object) -> None:

@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring import messages as M
-from scoring.engine import score_game, validate_read
+from scoring.engine import check_read, score_game
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError
 from scoring.model import GameInput, GameKind, GameRead, PartyInput
 from scoring.reading import is_int
@@ -191,9 +191,10 @@ def _within(name: str, entered: int | None) -> bool:
 
 
 # --- the game sequence -------------------------------------------------------------------------
-def deals_next(kind: GameKind | None) -> bool:
-    """Whether the declarer of a game of this kind deals the next game (rule 14: a Durch)."""
-    return kind is GameKind.DURCH
+def deals_next(kind: GameKind | None, rules: RuleSet = EJL) -> bool:
+    """Whether the declarer of a game of this kind deals the next game (rule 14: a Durch, where
+    the rule set says so)."""
+    return kind is not None and rules.declarer_deals_next(kind)
 
 
 def score_sheet(
@@ -280,7 +281,7 @@ def next_dealer(
     which partner played it: the printed rotation is returned and the next game's dealer must be
     entered (``score_sheet`` warns until it is)."""
     rotation = shape.next_dealer(dealer)
-    if entry is None or not deals_next(entry.kind) or not rules.durch_player_deals_next:
+    if entry is None or not deals_next(entry.kind, rules):
         return rotation
     if shape.dealer_sits_out and rules.four_sitout_keeps_rotation:
         return rotation
@@ -322,8 +323,7 @@ def _score_one(
         and previous is not None
         and previous.entry is not None
         and shape.partners
-        and deals_next(previous.entry.kind)
-        and rules.durch_player_deals_next
+        and deals_next(previous.entry.kind, rules)
     ):
         warnings.append(FieldError.of(f"{prefix}.dealer", M.SHEET_DURCH_PAIR_DEALER))
     sits_out = shape.sitting_out(dealer)
@@ -401,10 +401,9 @@ def _score_one(
             revoked=tuple(revoked),
         )
         read = GameRead(game, MappingProxyType({k: tuple(v) for k, v in engine_problems.items()}))
-        game_errors = [
-            _sheet_error(e, prefix, playing, engine_problems) for e in validate_read(read, rules)
-        ]
-        errors.extend(game_errors)
+        check = check_read(read, rules)
+        errors.extend(_sheet_error(e, prefix, playing, engine_problems) for e in check.errors)
+        warnings.extend(_sheet_error(w, prefix, playing, engine_problems) for w in check.warnings)
         if not errors and not sheet_problems:
             result = score_game(game, rules)
             by_column = [0] * shape.columns

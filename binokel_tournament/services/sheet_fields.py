@@ -37,7 +37,7 @@ _NAME = re.compile(
     r"|c(?P<col>[1-9])-(?P<cattr>meld|tricks|revoked|written))"
     r"|written-total-c(?P<tcol>[1-9]))$"
 )
-_KINDS: Final = frozenset(kind.value for kind in GameKind)
+_KINDS: Final = tuple(kind.value for kind in GameKind)
 _NUMBER = re.compile(r"^-?[0-9]{1,9}$")  # ASCII digits only: "²" or "١" are not numbers here
 
 
@@ -164,7 +164,7 @@ def read_entries(entries: Mapping[str, str], shape: TableShape, games: int) -> R
         else:
             field = f"{prefix}.kind"
             problems.setdefault(field, []).append(
-                FieldError.of(field, M.UNKNOWN_KIND, value=kind_text)
+                FieldError.of(field, M.UNKNOWN_KIND, value=kind_text, choices=", ".join(_KINDS))
             )
         declarer = number(typed.get("declarer"), f"{prefix}.declarer", offset=1)
         columns: list[PartyInput] = []

@@ -70,6 +70,13 @@ def _split_eyes(
     shares = [int(rest * w / total) for w in noisy]
     shares[declarer] += rest - sum(shares)
     shares[declarer] += pressed
+    # a party that took a trick has at least three (four) Unter (RULES.md): less goes to the
+    # declarer
+    least = 8 if len(shares) == 2 else 6
+    for party, eyes in enumerate(shares):
+        if party != declarer and 0 < eyes < least:
+            shares[declarer] += eyes
+            shares[party] = 0
     return shares
 
 
@@ -186,7 +193,7 @@ def simulated_entries(
                 entries[F.column_field(n, column + 1, "revoked")] = "on"
         entered = SheetGame(kind=GameKind(str(game["kind"])), declarer=declarer)
         following = next_dealer(shape, rules, dealer, entered, shape.sitting_out(dealer))
-        if shape.partners and deals_next(entered.kind) and rules.durch_player_deals_next:
+        if shape.partners and deals_next(entered.kind, rules):
             following = int(game["declarer_seat"])  # type: ignore[call-overload]
         dealer = following
     # the scorer adds up the sheet by hand; now and then a sum is off by a few points

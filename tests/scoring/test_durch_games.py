@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from scoring import EJL, GameInput, GameKind, PartyInput, RuleSet, get_preset, score_game
+import dataclasses
+
+from scoring import (
+    EJL,
+    GameInput,
+    GameKind,
+    PartyInput,
+    RuleSet,
+    get_preset,
+    score_game,
+    validate_game,
+)
 
 
 def durch(declarer, bid, *tricks, revoked=(), rules=EJL):
@@ -45,6 +56,18 @@ def test_durch_values_are_rules():
     assert durch(0, 300, 240, 10, 0, rules=rules).points == (-300, 10, 0)
 
 
-def test_preisbinokel_lost_durch_gives_opponents_half_the_bid_too():
-    rules = get_preset("preisbinokel")
+def test_half_the_bid_for_the_opponents_of_a_lost_game_applies_to_a_lost_durch_too():
+    # preisbinokel itself plays no Durch (RULES.md, issue 9); a hall that plays one with
+    # preisbinokel's lost-game rule gives the opponents half the bid here too
+    rules = dataclasses.replace(
+        get_preset("preisbinokel"), game_kinds=(GameKind.PLAYED, GameKind.DURCH)
+    )
     assert durch(0, 300, 240, 10, 0, rules=rules).points == (-600, 160, 150)
+
+
+def test_preisbinokel_refuses_a_durch_with_a_clear_message():
+    game = GameInput(GameKind.DURCH, 0, None, tuple(PartyInput(tricks=t) for t in (250, 0, 0)))
+    errors = validate_game(game, get_preset("preisbinokel"))
+    assert [(e.field, e.text("en")) for e in errors] == [("kind", "This rule set plays no Durch.")]
+    assert errors[0].text() == "Nach diesem Regelwerk wird kein Durch gespielt."
+    assert validate_game(game) == []

@@ -16,6 +16,7 @@ from scoring import (
     read_game,
 )
 
+KINDS = ", ".join(kind.value for kind in GameKind)  # the issue 15 kinds came after "durch"
 DESIGN_EXAMPLE = {
     "kind": "played",
     "declarer": 0,
@@ -85,7 +86,7 @@ def test_every_malformed_field_is_named():
         }
     ) == {
         "comment": 'Unknown field "comment".',
-        "kind": 'Unknown game kind "gespielt"; use played, conceded or durch.',
+        "kind": f'Unknown game kind "gespielt"; use one of: {KINDS}.',
         "declarer": "Expected a whole number.",
         "bid": "Expected a whole number.",
         "parties[0].extra": 'Unknown field "extra".',

@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 
 from scoring import (
+    GameCheck,
     GameInput,
     GameKind,
     PartyInput,
     RuleSet,
     ScoringError,
+    check_game,
     score_game,
     validate_game,
 )
@@ -80,14 +82,34 @@ def test_bid_not_a_multiple_of_ten_is_rejected():
     assert messages(game(bid=155), "en") == {"bid": "The bid must be a multiple of 10 (now 155)."}
 
 
-def test_a_bid_no_hand_can_make_is_rejected_as_a_typo():
-    # the highest 12-card meld is 1380, so 1630 is the highest bid that could ever be made
-    assert fields(game(bid=1630)) == []
-    assert fields(game(bid=2000)) == ["bid"]
-    assert "Tippfehler" in messages(game(bid=2000))["bid"]
-    pair = game(declarer=0, bid=2330, parties=[(140, 160), (20, 90)])
-    assert fields(pair) == []  # two 9-card hands can meld 2 x 1040
-    assert fields(game(bid=2340, parties=[(140, 160), (20, 90)])) == ["bid"]
+def test_a_bid_no_hand_can_make_is_a_warning_not_an_error():
+    # RULES.md (after the audit of issue 9): the desk must be able to record what was bid
+    assert check_game(game(bid=1630)) == GameCheck()  # highest 12-card meld 1380 + 250
+    typo = check_game(game(bid=2000))
+    assert typo.errors == () and typo.valid
+    assert [w.field for w in typo.warnings] == ["bid"]
+    assert typo.warnings[0].text("en") == (
+        "No hand can make a bid above 1630 (the highest meld + 250 for all tricks); now 2000. "
+        "A typo?"
+    )
+    assert "Tippfehler" in typo.warnings[0].text()
+    assert validate_game(game(bid=2000)) == []
+
+
+def test_a_pairs_bid_cap_follows_the_exact_pair_melds():
+    # two 9-card hands from one deck show at most 2080 together (8 Könige + trump Ober,
+    # 8 Unter + Schippen-Ober)
+    assert check_game(game(bid=2330, parties=[(140, 160), (20, 90)])).warnings == ()
+    assert [
+        w.field for w in check_game(game(bid=2340, parties=[(140, 160), (20, 90)])).warnings
+    ] == ["bid"]
+
+
+def test_warnings_come_with_errors_but_do_not_make_them():
+    check = check_game(game(bid=2005))
+    assert [e.field for e in check.errors] == ["bid"]
+    assert [w.field for w in check.warnings] == ["bid"]
+    assert not check.valid
 
 
 def test_missing_bid_is_rejected_for_played_and_conceded_games():
@@ -200,7 +222,7 @@ def test_meld_above_every_12_card_hand_names_the_highest_total():
     )
 
 
-def test_pair_meld_must_be_a_sum_of_two_9_card_totals():
+def test_pair_meld_must_be_one_two_hands_from_one_deck_can_show():
     assert validate_game(game(parties=[(1000 + 1040, 125), (0, 125)])) == []
     bad = game(parties=[(2090, 125), (0, 125)])
     assert messages(bad, "en")["parties[0].meld"] == (
@@ -210,7 +232,7 @@ def test_pair_meld_must_be_a_sum_of_two_9_card_totals():
     bad = game(parties=[(990, 125), (0, 125)])
     assert messages(bad)["parties[0].meld"] == (
         "Zwei Partner mit je 9 Karten können zusammen nicht 990 melden; die nächstmöglichen "
-        "Werte sind 980 und 1000."
+        "Werte sind 700 und 1000."
     )
 
 
@@ -302,8 +324,22 @@ def test_the_pressed_cards_count_in_a_durch_and_at_a_pair_table_too():
     assert fields(pair) == ["parties[1].tricks"]
 
 
-def test_opponents_may_take_fewer_than_8_eyes_or_none():
-    assert validate_game(game(parties=[(60, 246), (20, 4), (0, 0)])) == []
+def test_an_opponent_who_took_a_trick_has_at_least_the_cheapest_trick():
+    # RULES.md plausibility: three Unter (6 eyes) at a 3-table, four (8) at a pair table
+    assert validate_game(game(parties=[(60, 244), (20, 6), (0, 0)])) == []
+    bad = game(parties=[(60, 246), (20, 4), (0, 0)])
+    assert messages(bad, "en") == {
+        "parties[1].tricks": (
+            "A party that took a trick has at least 6 eyes (a trick holds 3 cards); now 4. "
+            "Without a trick leave it at 0."
+        )
+    }
+    assert validate_game(game(parties=[(140, 242), (20, 8)])) == []
+    assert fields(game(parties=[(140, 244), (20, 6)])) == ["parties[1].tricks"]
+
+
+def test_an_opponent_without_a_trick_has_0_eyes():
+    assert validate_game(game(parties=[(60, 250), (20, 0), (0, 0)])) == []
 
 
 def test_a_conceded_game_has_no_tricks_to_check():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from scoring import (
@@ -38,7 +40,8 @@ def test_the_deck_has_40_cards_two_of_each():
 
 def test_the_cards_hold_240_eyes():
     assert sum(EYES[card.rank] for card in full_deck()) == 240
-    assert [EYES[r] for r in Rank] == [11, 10, 4, 3, 2]
+    # the seven (played only by rule sets with sevens, issue 15) counts nothing
+    assert [EYES[r] for r in Rank] == [11, 10, 4, 3, 2, 0]
 
 
 @pytest.mark.parametrize(
@@ -86,7 +89,7 @@ def test_meld_table(cards, trump, total):
 
 
 def test_familie_k_and_o_are_not_also_a_paar():
-    assert hand_melds(hand("♥A ♥10 ♥K ♥O ♥U"), HERZ) == MeldCounts(trump_familien=1)
+    assert hand_melds(hand("♥A ♥10 ♥K ♥O ♥U"), HERZ) == MeldCounts(trump_familie=1)
 
 
 def test_familie_with_a_second_k_and_o_of_its_suit_adds_a_paar():
@@ -95,14 +98,26 @@ def test_familie_with_a_second_k_and_o_of_its_suit_adds_a_paar():
 
 def test_double_familie_counts_as_two_familien():
     double = hand("♥A ♥10 ♥K ♥O ♥U") * 2
-    assert hand_melds(double, HERZ) == MeldCounts(trump_familien=2)
+    assert hand_melds(double, HERZ) == MeldCounts(trump_doppelfamilie=1)
     assert hand_meld_total(double, HERZ) == 300
+    assert hand_meld_total(double, KREUZ) == 200
 
 
-def test_double_familie_counting_once_is_a_rule():
+def test_the_double_familie_is_a_value_of_the_rule_set():
+    # issue 9: two Familien (ejl), or a fixed value as other halls play it
     double = hand("♥A ♥10 ♥K ♥O ♥U") * 2
-    rules = RuleSet(double_familie_counts_twice=False)
-    assert hand_meld_total(double, HERZ, rules) == 150 + 40
+    for plain, trump in [(120, 190), (1000, 1000), (1500, 1500)]:
+        rules = with_suit_meld("doppelfamilie", plain, trump)
+        assert hand_meld_total(double, HERZ, rules) == trump
+        assert hand_meld_total(double, KREUZ, rules) == plain
+
+
+def with_suit_meld(key, plain, trump, rules=EJL):
+    melds = tuple(
+        dataclasses.replace(m, plain=plain, trump=trump) if m.key == key else m
+        for m in rules.suit_melds
+    )
+    return dataclasses.replace(rules, suit_melds=melds)
 
 
 def test_doppelbinokel_replaces_two_binokel():
@@ -110,7 +125,7 @@ def test_doppelbinokel_replaces_two_binokel():
 
 
 def test_eight_of_a_rank_replaces_four_of_that_rank():
-    assert hand_melds(hand("♥A ♦A ♣A ♠A") * 2, HERZ) == MeldCounts(acht_gleiche=1)
+    assert hand_melds(hand("♥A ♦A ♣A ♠A") * 2, HERZ) == MeldCounts(acht_asse=1)
 
 
 def test_four_of_a_rank_with_one_suit_doubled_is_still_one_meld():
@@ -120,7 +135,7 @@ def test_four_of_a_rank_with_one_suit_doubled_is_still_one_meld():
 def test_a_card_serves_in_melds_of_different_kinds():
     # ♠O is in the Binokel, the Schippen Paar and the 4 Ober
     cards = hand("♦U ♠O ♠K ♥O ♣O ♦O")
-    assert hand_melds(cards, HERZ) == MeldCounts(paare=1, binokel=1, vier_ober=1)
+    assert hand_melds(cards, HERZ) == MeldCounts(paar=1, binokel=1, vier_ober=1)
     assert hand_meld_total(cards, HERZ) == 40 + 20 + 60
 
 
@@ -137,7 +152,7 @@ def test_rundlauf_is_worth_240_whatever_the_trump(trump):
 
 def test_rundlauf_with_a_trump_familie_is_200_plus_the_familie():
     cards = hand(RUNDLAUF + " ♥A ♥10 ♥U")
-    assert hand_melds(cards, HERZ) == MeldCounts(trump_familien=1, rundlauf=1)
+    assert hand_melds(cards, HERZ) == MeldCounts(trump_familie=1, rundlauf=1)
     assert hand_meld_total(cards, HERZ) == 200 + 150
 
 
@@ -152,9 +167,7 @@ def test_rundlauf_with_an_extra_paar_counts_the_paar_too():
 
 def test_eight_koenige_with_four_ober_are_paare_not_a_rundlauf():
     cards = hand("♥K ♦K ♣K ♠K") * 2 + hand("♥O ♦O ♣O ♠O")
-    assert hand_melds(cards, HERZ) == MeldCounts(
-        paare=3, trump_paare=1, vier_ober=1, acht_gleiche=1
-    )
+    assert hand_melds(cards, HERZ) == MeldCounts(paar=3, trump_paar=1, vier_ober=1, acht_koenige=1)
     assert hand_meld_total(cards, HERZ) == 1000 + 60 + 40 + 3 * 20
 
 
@@ -169,13 +182,13 @@ def test_rundlauf_values_are_rules():
     ("counts", "total"),
     [
         (MeldCounts(), 0),
-        (MeldCounts(paare=2, trump_paare=1), 80),
-        (MeldCounts(familien=1, trump_familien=1), 250),
+        (MeldCounts(paar=2, trump_paar=1), 80),
+        (MeldCounts(familie=1, trump_familie=1), 250),
         (MeldCounts(binokel=1, vier_unter=1, vier_ober=1, vier_koenige=1, vier_asse=1), 320),
-        (MeldCounts(doppelbinokel=1, acht_gleiche=1), 1300),
+        (MeldCounts(doppelbinokel=1, acht_asse=1), 1300),
         (MeldCounts(rundlauf=1), 240),
-        (MeldCounts(rundlauf=1, familien=1), 300),
-        (MeldCounts(rundlauf=1, trump_familien=1), 350),
+        (MeldCounts(rundlauf=1, familie=1), 300),
+        (MeldCounts(rundlauf=1, trump_familie=1), 350),
     ],
 )
 def test_meld_total_of_itemised_melds(counts, total):
@@ -184,15 +197,22 @@ def test_meld_total_of_itemised_melds(counts, total):
 
 def test_negative_counts_are_errors_addressed_to_the_meld():
     with pytest.raises(ScoringError) as info:
-        meld_total(MeldCounts(paare=-1))
-    assert info.value.errors[0].field == "paare"
+        meld_total(MeldCounts(paar=-1))
+    assert info.value.errors[0].field == "paar"
 
 
 def test_meld_counts_round_trip_through_a_dict():
-    counts = MeldCounts(paare=2, rundlauf=1, familien=1)
+    counts = MeldCounts(paar=2, rundlauf=1, familie=1)
     assert MeldCounts.from_dict(counts.to_dict()) == counts
     with pytest.raises(ScoringError):
-        MeldCounts.from_dict({"paar": 1})
+        MeldCounts.from_dict({"pair": 1})
+
+
+def test_itemised_melds_are_named_after_the_rule_sets_meld_table():
+    assert meld_total(MeldCounts(doppelfamilie=1, trump_doppelfamilie=1)) == 200 + 300
+    with pytest.raises(ScoringError) as info:
+        meld_total(MeldCounts(luxusfamilie=1))
+    assert info.value.errors[0].field == "luxusfamilie"
 
 
 # --- the best trump ----------------------------------------------------------------------------

@@ -1,6 +1,9 @@
-"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000) and preisbinokel."""
+"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000), preisbinokel, dabb (seeds/004),
+luxusfamilie (seeds/003)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 
@@ -12,9 +15,16 @@ from scoring import (
     PartyInput,
     RuleSet,
     ScoringError,
+    Suit,
+    achievable_totals,
+    find_witness,
     get_preset,
+    hand_meld_total,
     score_game,
 )
+from tests.scoring.card_labels import hand
+
+PRESET_NAMES = ["ejl", "klassisch", "preisbinokel", "dabb", "luxusfamilie"]
 
 
 def score(rules, kind, declarer, bid, *parties):
@@ -24,8 +34,9 @@ def score(rules, kind, declarer, bid, *parties):
     return score_game(game, rules).points
 
 
-def test_there_are_exactly_three_presets_named_after_their_key():
-    assert sorted(PRESETS) == ["ejl", "klassisch", "preisbinokel"]
+def test_every_rule_system_of_the_sources_is_a_preset_named_after_its_key():
+    # issue 15 adds dabb (seeds/004) and luxusfamilie (seeds/003)
+    assert list(PRESETS) == PRESET_NAMES
     assert all(rules.name == name for name, rules in PRESETS.items())
 
 
@@ -39,7 +50,7 @@ def test_unknown_preset_names_the_choices():
     error = info.value.errors[0]
     assert error.field == "preset"
     assert error.text("en") == (
-        'Unknown rule set "schwäbisch"; choose one of: ejl, klassisch, preisbinokel.'
+        f'Unknown rule set "schwäbisch"; choose one of: {", ".join(PRESET_NAMES)}.'
     )
 
 
@@ -98,3 +109,48 @@ def test_preisbinokel_plays_3_rounds_of_15_games():
 def test_preisbinokel_conceded_game_is_scored_like_ejl():
     game = ("conceded", 0, 170, (None, None), (40, None), (0, None))
     assert score(get_preset("preisbinokel"), *game) == score(EJL, *game) == (-170, 130, 90)
+
+
+# --- preisbinokel after the audit of issue 9 ------------------------------------------------------
+def test_preisbinokel_plays_no_durch():
+    rules = get_preset("preisbinokel")
+    assert rules.game_kinds == (GameKind.PLAYED, GameKind.CONCEDED)
+    assert not rules.plays(GameKind.DURCH) and EJL.plays(GameKind.DURCH)
+    assert "No Durch is played." in rules.describe("en")
+
+
+def test_preisbinokel_double_familie_counts_1000_in_and_out_of_trump():
+    double = hand("♥A ♥10 ♥K ♥O ♥U") * 2
+    rules = get_preset("preisbinokel")
+    assert hand_meld_total(double, Suit.HERZ, rules) == 1000
+    assert hand_meld_total(double, Suit.KREUZ, rules) == 1000
+    assert hand_meld_total(double, Suit.HERZ) == 300
+    assert "A double Familie counts 1000, in trump 1000." in rules.describe("en")
+
+
+def test_preisbinokel_meld_sets_and_witnesses_are_its_own():
+    rules = get_preset("preisbinokel")
+    # computed for its own meld table (not ejl's cached sets), counted by its own rules
+    assert achievable_totals(12, rules) is not achievable_totals(12)
+    for total in sorted(achievable_totals(12, rules)):
+        found = find_witness(total, 12, rules)
+        assert found is not None
+        assert hand_meld_total(found.cards, found.trump, rules) == total
+    # a double Familie of 1000 shows nothing 8 of a rank would not (1000 + two cards);
+    # a hall that counts it 1500 has totals ejl has not
+    hall = dataclasses.replace(
+        rules,
+        suit_melds=tuple(
+            dataclasses.replace(m, plain=1500, trump=1500) if m.key == "doppelfamilie" else m
+            for m in rules.suit_melds
+        ),
+    )
+    assert {1500, 1540} <= achievable_totals(12, hall) - achievable_totals(12)
+    assert find_witness(1500, 12, hall).melds["doppelfamilie"] == 1
+
+
+def test_the_durch_player_deals_next_only_after_a_durch():
+    assert EJL.declarer_deals_next(GameKind.DURCH)
+    assert not EJL.declarer_deals_next(GameKind.PLAYED)
+    assert not EJL.declarer_deals_next(GameKind.CONCEDED)
+    assert not RuleSet(durch_player_deals_next=False).declarer_deals_next(GameKind.DURCH)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import EJL, PRESETS, TIE_BREAKS, RuleSet, ScoringError
+from scoring import EJL, PRESETS, TIE_BREAKS, GameKind, RuleSet, ScoringError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,7 +63,17 @@ def test_ejl_defaults_match_rules_md():
     assert (EJL.durch_won, EJL.durch_lost_factor) == (1000, 2)
     assert (EJL.rundlauf_value, EJL.rundlauf_with_familie_value) == (240, 200)
     assert EJL.conceded_opponent_mode == "half_bid"
-    assert EJL.meld_needs_trick and EJL.double_familie_counts_twice
+    assert EJL.meld_needs_trick
+    melds = {m.key: (m.cards_text(), m.plain, m.trump) for m in EJL.suit_melds}
+    assert melds == {
+        "paar": ("K O", 20, 40),
+        "familie": ("A 10 K O U", 100, 150),
+        # RULES.md decision: a double Familie counts as two Familien
+        "doppelfamilie": ("A A 10 10 K K O O U U", 200, 300),
+    }
+    assert dict(EJL.four_of_a_rank) == {"A": 100, "10": 0, "K": 80, "O": 60, "U": 40, "7": 0}
+    assert set(dict(EJL.eight_of_a_rank).values()) == {1000, 0}
+    assert (EJL.binokel_value, EJL.doppelbinokel_value) == (40, 300)
     assert not EJL.opponents_half_bid_on_lost
     assert [EJL.games_for(kind) for kind in ("three", "pairs", "four_sitout")] == [12, 12, 16]
     assert EJL.rounds == 3
@@ -112,7 +122,10 @@ def test_values_out_of_range_are_reported_by_name():
         "bid_step": "Must be at least 1 (now 0).",
         "lost_factor": "Must be at least 0 (now -1).",
         "rundlauf_value": "Must be a multiple of 10 (now 245).",
-        "conceded_opponent_mode": 'Must be one of: half_bid, per_player (now "half").',
+        # issue 15 adds per_opponent (seeds/004: meld + 40 for every opponent)
+        "conceded_opponent_mode": (
+            'Must be one of: half_bid, per_player, per_opponent (now "half").'
+        ),
         "rounds": "Must be at least 1 (now 0).",
         "name": "Must not be empty.",
         "games_per_round.three": "Must be at least 1 (now 0).",
@@ -251,12 +264,14 @@ def test_ejl_description_in_german():
 
 
 def test_description_follows_the_fields():
-    rules = RuleSet(
-        lost_factor=3,
-        trick_rounding="none",
-        meld_needs_trick=False,
-        double_familie_counts_twice=False,
-        tie_breaks=(),
+    rules = RuleSet.from_dict(
+        {
+            "lost_factor": 3,
+            "trick_rounding": "none",
+            "meld_needs_trick": False,
+            "double_familie_counts_twice": False,  # as saved before issue 9
+            "tie_breaks": [],
+        }
     )
     lines = rules.describe("en")
     assert "Lost game: −3 × bid." in lines
@@ -272,3 +287,24 @@ def test_every_preset_is_described_in_both_languages_with_no_untranslated_line(n
     english = PRESETS[name].describe("en")
     assert len(german) == len(english) > 5
     assert all(de != en for de, en in zip(german, english, strict=True))
+
+
+# --- the kinds of game a rule set plays (issue 9) -----------------------------------------------
+def test_game_kinds_are_a_list_of_kinds_in_json():
+    assert EJL.to_dict()["game_kinds"] == ["played", "conceded", "durch"]
+    rules = RuleSet.from_dict({"game_kinds": ["played", "conceded"]})
+    assert rules.game_kinds == (GameKind.PLAYED, GameKind.CONCEDED)
+
+
+def test_game_kinds_must_be_known_distinct_and_include_played():
+    assert errors_of({"game_kinds": ["played", "solo", "played"]}) == {
+        "game_kinds[1]": (
+            'Unknown game kind "solo"; use one of: '
+            + ", ".join(kind.value for kind in GameKind)
+            + "."
+        ),
+        "game_kinds[2]": '"played" appears more than once.',
+    }
+    assert errors_of({"game_kinds": ["durch"]}) == {
+        "game_kinds": 'The game kinds must include "played".'
+    }

@@ -324,3 +324,26 @@ def test_rules_prints_what_rule_set_to_json_writes():
     out = io.StringIO()
     assert main(["rules", "--preset", "klassisch"], io.BytesIO(), out) == 0
     assert out.getvalue() == get_preset("klassisch").to_json() + "\n"
+
+
+# --- warnings: only when there are any ----------------------------------------------------------
+def test_a_bid_no_hand_can_make_is_scored_with_a_warning():
+    typo = {**DESIGN_EXAMPLE, "bid": 2000}
+    code, out = run_in_process("score", "--lang", "en", stdin=json.dumps([DESIGN_EXAMPLE, typo]))
+    assert code == 0
+    assert out == [
+        {"points": [210, 80, 40], "won": True},
+        {
+            "points": [-4000, 80, 40],
+            "won": False,
+            "warnings": [
+                {
+                    "field": "bid",
+                    "message": (
+                        "No hand can make a bid above 1630 (the highest meld + 250 for all "
+                        "tricks); now 2000. A typo?"
+                    ),
+                }
+            ],
+        },
+    ]

@@ -9,62 +9,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import (
+    EJL,
+    PRESETS,
     GameInput,
     GameKind,
-    PartyInput,
     ScoringError,
-    achievable_pair_totals,
-    achievable_totals,
     read_game,
     score_game,
     validate_game,
 )
-from scoring.engine import MIN_PRESSED_EYES, round10
+from scoring.engine import round10
+from tests.scoring.game_strategies import valid_games
 
-MELDS_12 = sorted(achievable_totals(12))
-MELDS_PAIR = sorted(t for t in achievable_pair_totals() if t <= 1500)
-
-
-@st.composite
-def split_250(draw, parts, declarer):
-    """250 eyes over the parties; the declarer's share holds the 4 pressed cards (>= 8 eyes)."""
-    rest = 250 - MIN_PRESSED_EYES
-    cuts = sorted(draw(st.lists(st.integers(0, rest), min_size=parts - 1, max_size=parts - 1)))
-    bounds = [0, *cuts, rest]
-    shares = [b - a for a, b in zip(bounds, bounds[1:], strict=False)]
-    shares[declarer] += MIN_PRESSED_EYES
-    return shares
-
-
-@st.composite
-def valid_games(draw, kinds=tuple(GameKind)):
-    count = draw(st.sampled_from([2, 3]))
-    kind = draw(st.sampled_from(kinds))
-    declarer = draw(st.integers(0, count - 1))
-    bid = draw(st.integers(15, 80)) * 10
-    meld_choices = MELDS_12 if count == 3 else MELDS_PAIR
-    melds = [draw(st.sampled_from(meld_choices)) for _ in range(count)]
-    revoked = ()
-    if kind is GameKind.CONCEDED:
-        parties = tuple(PartyInput(meld=m) for m in melds)
-        return GameInput(kind, declarer, bid, parties)
-    revoked = tuple(draw(st.sets(st.integers(0, count - 1), max_size=count)))
-    took_trick = None
-    if kind is GameKind.DURCH:
-        if draw(st.booleans()):
-            tricks = [0] * count
-            tricks[declarer] = 250
-        else:
-            tricks = draw(split_250(count, declarer))
-        parties = [PartyInput(tricks=t) for t in tricks]
-    else:
-        tricks = draw(split_250(count, declarer))
-        if tricks[declarer] <= 44 and draw(st.booleans()):
-            took_trick = False
-        parties = [PartyInput(meld=m, tricks=t) for m, t in zip(melds, tricks, strict=True)]
-    if took_trick is not None:
-        parties[declarer] = dataclasses.replace(parties[declarer], took_trick=took_trick)
-    return GameInput(kind, declarer, bid, tuple(parties), revoked)
+# every preset, and ejl with every kind of game (issue 15: Durch aufgelegt and Bettel on)
+ALL_KINDS = dataclasses.replace(EJL, name="ejl + 002", game_kinds=tuple(GameKind))
+RULE_SETS = st.sampled_from([*PRESETS.values(), ALL_KINDS])
 
 
 def permuted(game, order):
@@ -79,18 +38,19 @@ def permuted(game, order):
 
 
 @settings(max_examples=400, deadline=None)
-@given(game=valid_games(), data=st.data())
-def test_points_do_not_depend_on_the_order_of_the_parties(game, data):
-    assert validate_game(game) == []
+@given(rules=RULE_SETS, data=st.data())
+def test_points_do_not_depend_on_the_order_of_the_parties(rules, data):
+    game = data.draw(valid_games(rules))
+    assert validate_game(game, rules) == []
     order = data.draw(st.permutations(list(range(len(game.parties)))))
-    result = score_game(game)
-    again = score_game(permuted(game, order))
+    result = score_game(game, rules)
+    again = score_game(permuted(game, order), rules)
     assert again.won == result.won
     assert again.points == tuple(result.points[i] for i in order)
 
 
 @settings(max_examples=400, deadline=None)
-@given(game=valid_games(kinds=(GameKind.PLAYED,)))
+@given(game=valid_games(EJL, kinds=(GameKind.PLAYED,)))
 def test_rounded_trick_points_differ_from_exact_eyes_by_at_most_5(game):
     result = score_game(game)
     for i, party in enumerate(game.parties):
@@ -109,18 +69,33 @@ def test_round10_moves_at_most_5_to_a_multiple_of_10(eyes):
 
 
 @settings(max_examples=300, deadline=None)
-@given(game=valid_games())
-def test_the_declarer_wins_or_loses_on_a_fixed_scale(game):
-    result = score_game(game)
+@given(rules=RULE_SETS, data=st.data())
+def test_the_declarer_wins_or_loses_on_a_fixed_scale(rules, data):
+    game = data.draw(valid_games(rules))
+    result = score_game(game, rules)
     points = result.points[game.declarer]
     if game.kind is GameKind.CONCEDED:
-        assert (points, result.won) == (-game.bid, False)
+        assert (points, result.won) == (-rules.conceded_declarer_factor * game.bid, False)
+    elif game.kind.is_special:
+        won = rules.won_value(game.kind)
+        assert points == (won if result.won else -rules.lost_factor_of(game.kind) * game.bid)
     elif not result.won:
-        assert points == -2 * game.bid
-    elif game.kind is GameKind.DURCH:
-        assert points == 1000
+        assert points == -(rules.lost_factor * game.bid + rules.lost_extra)
     else:
-        assert points >= game.bid - 5
+        slack = 5 if rules.trick_rounding == "round10" else 0
+        assert points >= game.bid - slack
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_a_special_game_is_won_alone_or_lost_like_any_game(data):
+    game = data.draw(valid_games(ALL_KINDS, kinds=(GameKind.DURCH_AUFGELEGT, GameKind.BETTEL)))
+    result = score_game(game, ALL_KINDS)
+    others = [p for i, p in enumerate(result.points) if i != game.declarer]
+    if result.won:
+        assert others == [0] * len(others)
+    else:
+        assert all(p >= 0 and p % 10 == 0 for p in others)
 
 
 settings_for_fuzz = settings(max_examples=300, deadline=None)
@@ -135,7 +110,7 @@ party_json = st.fixed_dictionaries(
 game_json = st.fixed_dictionaries(
     {},
     optional={
-        "kind": st.sampled_from(["played", "conceded", "durch"]) | json_values,
+        "kind": st.sampled_from([kind.value for kind in GameKind]) | json_values,
         "declarer": st.integers(-1, 3) | json_values,
         "bid": st.integers(14, 40).map(lambda n: n * 10) | json_values,
         "parties": st.lists(party_json | json_values, max_size=5) | json_values,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import (
+    EJL,
     Rank,
     RuleSet,
     Suit,
@@ -19,59 +21,13 @@ from scoring import (
     witness,
 )
 from tests.scoring.card_labels import hand
+from tests.scoring.simple_counters import simple_meld_total
 
 SUITS = list(Suit)
-FOUR_OF_A_RANK = {Rank.UNTER: 40, Rank.OBER: 60, Rank.KOENIG: 80, Rank.ASS: 100}
 
 
-def simple_meld_total(cards, trump, rundlauf=240, rundlauf_with_familie=200, double_twice=True):
-    """Count melds straight from RULES.md's table, one meld kind after the other.
-
-    "How many times does the hand hold this meld?" is the number of copies of its scarcest
-    card; a card may be used again by a meld of another kind.
-    """
-    have = Counter((card.suit, card.rank) for card in cards)
-
-    def times(*needed):
-        return min(have[card] for card in needed)
-
-    total = 0
-    familien = {}
-    for suit in SUITS:
-        familien[suit] = times(*[(suit, rank) for rank in Rank])
-        if not double_twice:
-            familien[suit] = min(familien[suit], 1)
-        paare = times((suit, Rank.KOENIG), (suit, Rank.OBER)) - familien[suit]
-        is_trump = suit == trump
-        total += familien[suit] * (150 if is_trump else 100) + paare * (40 if is_trump else 20)
-
-    binokel = times((Suit.SCHELLEN, Rank.UNTER), (Suit.SCHIPPEN, Rank.OBER))
-    total += {0: 0, 1: 40, 2: 300}[binokel]
-
-    sets = {rank: times(*[(suit, rank) for suit in SUITS]) for rank in FOUR_OF_A_RANK}
-    for rank, value in FOUR_OF_A_RANK.items():
-        total += {0: 0, 1: value, 2: 1000}[sets[rank]]
-
-    # A Rundlauf is the 4 Könige + 4 Ober + a Paar in every suit, shown together: swap what it
-    # is made of (a Familie's K+O stand for the Paar of their suit) for the Rundlauf's value.
-    if sets[Rank.KOENIG] == 1 and sets[Rank.OBER] == 1:
-        made_of = 80 + 60
-        made_of += sum((40 if suit == trump else 20) for suit in SUITS if familien[suit] == 0)
-        total -= made_of
-        total += rundlauf_with_familie if any(familien.values()) else rundlauf
-    return total
-
-
-def counted_by_the_simple_counter(found, rules=None):
-    if rules is None:
-        return simple_meld_total(found.cards, found.trump)
-    return simple_meld_total(
-        found.cards,
-        found.trump,
-        rules.rundlauf_value,
-        rules.rundlauf_with_familie_value,
-        rules.double_familie_counts_twice,
-    )
+def counted_by_the_simple_counter(found, rules=EJL):
+    return simple_meld_total(found.cards, found.trump, rules)
 
 
 @pytest.mark.parametrize("cards", [12, 9])
@@ -85,13 +41,28 @@ def test_every_achievable_total_has_a_witness_the_simple_counter_agrees_with(car
         assert counted_by_the_simple_counter(found) == total, (total, found)
 
 
+def with_suit_meld(key, plain, trump):
+    melds = tuple(
+        dataclasses.replace(m, plain=plain, trump=trump) if m.key == key else m
+        for m in EJL.suit_melds
+    )
+    return dataclasses.replace(EJL, suit_melds=melds)
+
+
 @pytest.mark.parametrize(
     "rules",
     [
-        RuleSet(double_familie_counts_twice=False),
+        with_suit_meld("doppelfamilie", 120, 190),
+        with_suit_meld("doppelfamilie", 1500, 1500),
         RuleSet(rundlauf_value=300, rundlauf_with_familie_value=250),
+        RuleSet(rundlauf_value=250, rundlauf_with_familie_value=250),
     ],
-    ids=["double Familie once", "other Rundlauf values"],
+    ids=[
+        "double Familie as Familie and Paar",
+        "double Familie 1500",
+        "other Rundlauf values",
+        "flat Rundlauf 250",
+    ],
 )
 def test_witnesses_follow_the_meld_rules_of_the_rule_set(rules):
     for total in sorted(achievable_totals(12, rules)):

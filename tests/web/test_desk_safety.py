@@ -25,6 +25,7 @@ from binokel_tournament.services.registration import (
 from binokel_tournament.services.results import save_sheet
 from binokel_tournament.services.seating import plan_status, replan_seating, set_round_locked
 from binokel_tournament.services.standings import compute_standings
+from scoring import GameInput, GameKind, PartyInput, check_game
 
 from .conftest import make_tournament
 from .sheets import full_three_table, game_entries
@@ -108,12 +109,19 @@ def test_a_correction_under_the_double_check_needs_a_second_person_again(seated,
     assert ScoreSheet.objects.get(table=table).status == SheetStatus.CONFIRMED
 
 
-def test_a_bid_typo_is_an_error_on_the_bid_field(seated, orga):
+def test_a_bid_no_hand_can_make_is_kept_and_only_warned_about(seated, orga):
+    # RULES.md after the audit of issue 9: the desk must be able to record what was really
+    # bid; the engine warns (scoring.check_game) instead of refusing the entry
     table = three_table(seated)
     outcome = save_sheet(
         table, game_entries(1, 1, 2000, [60, 20, 0], [152, 58, 40]), orga, expected_version=0
     )
-    assert "g1-bid" in outcome.evaluation.errors and outcome.evaluation.rows[0].points is None
+    assert "g1-bid" not in outcome.evaluation.errors
+    assert outcome.evaluation.rows[0].points is not None
+    game = GameInput(
+        GameKind.PLAYED, 0, 2000, (PartyInput(60, 152), PartyInput(20, 58), PartyInput(0, 40))
+    )
+    assert [w.field for w in check_game(game).warnings] == ["bid"]
 
 
 def test_import_rejects_overlong_values_row_by_row(tournament):

@@ -269,3 +269,93 @@ def test_where_do_i_sit_names_the_roles_the_engine_gives_each_seat(client, seate
         assert ("gibt das erste Spiel, Partner/in schreibt" in line) == (pair and first)
         assert ("(gibt das erste Spiel)" in line) == (not pair and first)
         assert ("(schreibt)" in line) == (not pair and third)
+
+
+def test_the_tournament_form_offers_every_preset(desk_client):
+    from binokel_tournament.forms import TournamentForm
+    from scoring import PRESETS
+
+    form = TournamentForm()
+    assert [value for value, _label in form.fields["preset"].choices] == list(PRESETS)
+    data = {
+        **form_defaults(),
+        "name": "Luxusabend",
+        "rounds": "3",
+        "preset": "luxusfamilie",
+        "competitions": ["singles"],
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    from binokel_tournament.models import Tournament
+
+    t = Tournament.objects.get(name="Luxusabend")
+    assert t.preset == "luxusfamilie" and t.rules_json == {}
+    assert t.rules().penalty_values == (20, 50, 100)
+    page = desk_client.get(reverse("desk:tournament_edit", args=[t.slug])).content.decode()
+    assert "Luxusfamilie mit doppelter Familie" in page and "Minuspunkte" in page
+
+
+def test_meld_values_game_kinds_and_regional_switches_are_set_in_the_form(desk_client):
+    data = {
+        **form_defaults(),
+        "name": "Talbinokel",
+        "rounds": "3",
+        "competitions": ["singles", "pairs"],
+        "rule_suit_doppelfamilie_plain": "1500",
+        "rule_suit_doppelfamilie_trump": "1500",
+        "rule_eight_U": "200",
+        "rule_game_kinds": ["played", "conceded", "durch", "aufgelegt", "bettel"],
+        "rule_bettel_won": "500",
+        "rule_rundlauf_value": "250",
+        "rule_rundlauf_with_familie_value": "250",
+        "rule_lost_factor": "1",
+        "rule_lost_extra": "100",
+        "rule_eyes_K": "10",
+        "rule_eyes_O": "0",
+        "rule_eyes_U": "0",
+        "rule_eyes_A": "10",
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    from binokel_tournament.models import Tournament
+    from scoring import GameKind
+
+    rules = Tournament.objects.get(name="Talbinokel").rules()
+    double = next(m for m in rules.suit_melds if m.key == "doppelfamilie")
+    assert (double.plain, double.trump) == (1500, 1500)
+    assert dict(rules.eight_of_a_rank)["U"] == 200
+    assert rules.plays(GameKind.BETTEL) and rules.bettel_won == 500
+    assert (rules.rundlauf_value, rules.rundlauf_with_familie_value) == (250, 250)
+    assert (rules.lost_factor, rules.lost_extra) == (1, 100)
+    assert rules.total_eyes == 250  # the counting variant A 10, 10 10, K 10
+
+
+def test_a_rule_the_engine_refuses_is_shown_in_the_form(desk_client):
+    data = {
+        **form_defaults(),
+        "name": "Falsch",
+        "rounds": "3",
+        "competitions": ["singles"],
+        "rule_trick_scaling": "60:2, 30:3",
+        "rule_penalty_values": "zwanzig",
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Bitte ganze Zahlen" in page
+    data["rule_penalty_values"] = "20, 50"
+    page = desk_client.post(reverse("desk:tournament_new"), data).content.decode()
+    assert "Die Schwellen müssen ab 0 ansteigen (jetzt 30)." in page
+
+
+def test_a_rule_set_without_pair_tables_takes_no_pairs_competition(desk_client):
+    data = {
+        **form_defaults(),
+        "name": "Luxus zu zweit",
+        "rounds": "3",
+        "preset": "luxusfamilie",
+        "competitions": ["singles", "pairs"],
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
+    assert response.status_code == 200
+    assert "keine Paartische" in response.content.decode()
