@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from scoring import RuleSet, get_preset
 
 
+# The enumerations are defined once in the engines (pairing.Mode, scoring.tables.TableKind,
+# scoring.GameKind); these choices mirror them with German labels (a test checks they match).
 class Mode(models.TextChoices):
     SINGLES = "singles", _("Einzel")
     PAIRS = "pairs", _("Paare")
@@ -28,6 +30,18 @@ class GameKind(models.TextChoices):
     PLAYED = "played", _("gespielt")
     CONCEDED = "conceded", _("abgeschrieben")
     DURCH = "durch", _("Durch")
+    DURCH_AUFGELEGT = "aufgelegt", _("Durch aufgelegt")
+    BETTEL = "bettel", _("Bettel")
+
+
+# The letter that stands for a kind of game: typed at the desk, printed on the paper sheet.
+GAME_KIND_KEYS: dict[str, str] = {
+    GameKind.PLAYED: "g",
+    GameKind.CONCEDED: "a",
+    GameKind.DURCH: "d",
+    GameKind.DURCH_AUFGELEGT: "f",
+    GameKind.BETTEL: "e",
+}
 
 
 class Tournament(models.Model):

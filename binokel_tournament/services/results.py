@@ -58,6 +58,7 @@ class Column:
 @dataclass(frozen=True)
 class SheetLayout:
     table: Table
+    rules: RuleSet
     shape: TableShape
     columns: tuple[Column, ...]
     players: tuple[str, ...]  # chairs in dealing order, 1-based on the page
@@ -83,7 +84,7 @@ def sheet_layout(table: Table, rules: RuleSet | None = None) -> SheetLayout:
         column, which = shape.player_of_seat(seat)
         entrant = columns[column].entrant
         players.append(f"{person(entrant, which)} ({entrant.start_number})")
-    return SheetLayout(table, shape, columns, tuple(players), rules.games_for(table.kind))
+    return SheetLayout(table, rules, shape, columns, tuple(players), rules.games_for(table.kind))
 
 
 def person(entrant: Entrant, which: int) -> str:

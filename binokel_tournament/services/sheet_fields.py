@@ -5,11 +5,12 @@ messages back to the form fields. No other file spells a field name out.
 Names (games, columns and seats 1-based, as the desk and the paper sheet number them)::
 
     g{n}-kind  g{n}-dealer  g{n}-declarer  g{n}-bid  g{n}-notrick
-    g{n}-c{c}-meld  g{n}-c{c}-tricks  g{n}-c{c}-revoked  g{n}-c{c}-written
+    g{n}-c{c}-meld  g{n}-c{c}-tricks  g{n}-c{c}-revoked  g{n}-c{c}-written  g{n}-c{c}-penalty
     written-total-c{c}
 
 ``g{n}-declarer`` is a party column, ``g{n}-dealer`` a seat (dealing order), ``g{n}-notrick`` the
-tick "declarer took no trick", ``-written`` the scorer's own figures. What was typed is kept as
+tick "declarer took no trick", ``-written`` the scorer's own figures, ``-penalty`` the minus
+points of rule sets that have them (Luxusfamilie's Farbkarten). What was typed is kept as
 stripped strings (``ScoreSheet.entries``), so a draft with a typo loses nothing.
 """
 
@@ -27,14 +28,14 @@ from scoring.sheet import GameScore, Problems, SheetGame, SheetInput
 from scoring.tables import TableShape
 
 GAME_FIELDS: Final = ("kind", "dealer", "declarer", "bid", "notrick")
-COLUMN_FIELDS: Final = ("meld", "tricks", "revoked", "written")
+COLUMN_FIELDS: Final = ("meld", "tricks", "revoked", "written", "penalty")
 # Fields that say a game was entered (the kind and the dealer alone do not: both have defaults).
 _ENTERED_BY: Final = frozenset({"declarer", "bid", "notrick", *COLUMN_FIELDS})
 _TICKS: Final = frozenset({"notrick", "revoked"})
 MAX_VALUE_LENGTH: Final = 32  # longer input is cut (a sheet holds numbers, never essays)
 _NAME = re.compile(
     r"^(?:g(?P<game>[1-9][0-9]{0,2})-(?:(?P<gattr>kind|dealer|declarer|bid|notrick)"
-    r"|c(?P<col>[1-9])-(?P<cattr>meld|tricks|revoked|written))"
+    r"|c(?P<col>[1-9])-(?P<cattr>meld|tricks|revoked|written|penalty))"
     r"|written-total-c(?P<tcol>[1-9]))$"
 )
 _KINDS: Final = tuple(kind.value for kind in GameKind)
@@ -179,6 +180,7 @@ def read_entries(entries: Mapping[str, str], shape: TableShape, games: int) -> R
                     meld=number(typed.get(p + "meld"), f"{cprefix}.meld"),
                     tricks=number(typed.get(p + "tricks"), f"{cprefix}.tricks"),
                     took_trick=took,
+                    penalty=number(typed.get(p + "penalty"), f"{cprefix}.penalty"),
                 )
             )
             if p + "revoked" in typed:
@@ -249,6 +251,6 @@ def form_field(engine_field: str, games: tuple[GameScore, ...], columns: int) ->
         return column_field(n, playing[-1] + 1, "tricks")
     if attr == "took_trick":
         return game_field(n, "notrick")
-    if attr in ("meld", "tricks"):
+    if attr in ("meld", "tricks", "penalty"):
         return column_field(n, column + 1, attr)
     return column_field(n, column + 1, "meld")

@@ -23,10 +23,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..models import ScoreSheet, SheetDraft, SheetStatus, Table
+from ..models import GAME_KIND_KEYS, GameKind, ScoreSheet, SheetDraft, SheetStatus, Table
 from ..services import results
 from ..services import sheet_fields as F
-from ..services.errors import DeskError
+from ..services.errors import DeskError, active_language
 from .common import get_tournament
 
 _SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")
@@ -74,6 +74,7 @@ def _cells(evaluation: results.SheetEvaluation) -> list[dict[str, Any]]:
                     "tricks": value(cnames["tricks"]),
                     "revoked": bool(value(cnames["revoked"])),
                     "written": value(cnames["written"]),
+                    "penalty": value(cnames["penalty"]),
                     "points": row.points[c.number] if row.points is not None else None,
                     "running": evaluation.running[c.number][n - 1],
                     "sits_out": row.sits_out == c.number,
@@ -117,6 +118,18 @@ def _context(
     ]
     rows = _cells(evaluation)
     first_open = next((r["row"].number for r in rows if not r["row"].entered), 1)
+    rules = layout.rules
+    labels = dict(GameKind.choices)
+    kinds = [
+        {
+            "value": k.value,
+            "label": labels[k.value],
+            "key": GAME_KIND_KEYS[k.value],
+            "melds": not k.is_special,  # the engine's rule: special games have no melds
+            "tricks": k.has_tricks,
+        }
+        for k in rules.game_kinds
+    ]
     return {
         "table": table,
         "tournament": table.round.tournament,
@@ -130,6 +143,10 @@ def _context(
         "error_fields": sorted(evaluation.errors),
         "players": list(enumerate(layout.players, start=1)),
         "msg_colspan": 4 + 3 * len(layout.columns),
+        "kinds": kinds,
+        "rules": rules,
+        "penalties": rules.penalties,
+        "total_eyes": rules.total_eyes,
         "submission": uuid.uuid4().hex,
     }
 
@@ -152,6 +169,9 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     context = _context(table, evaluation, stored, version)
     context["restored"] = restored
     context["draft_seq"] = draft.seq if draft is not None else 0
+    lang = active_language()
+    context["rule_lines"] = evaluation.layout.rules.describe(lang)
+    context["meld_rows"] = evaluation.layout.rules.describe_melds(lang)
     return render(request, "desk/sheet.html", context)
 
 

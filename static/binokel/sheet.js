@@ -7,8 +7,14 @@
   if (!form) return;
   var kind = form.dataset.kind;
   var storeKey = form.dataset.store;
-  var NUMERIC = ["declarer", "bid", "meld", "tricks", "dealer", "written", "written-total"];
-  var KINDS = { g: "played", a: "conceded", d: "durch" };
+  var NUMERIC = ["declarer", "bid", "meld", "tricks", "dealer", "written", "penalty",
+    "written-total"];
+  var TOTAL_EYES = parseInt(form.dataset.totalEyes || "250", 10);
+  var KINDS = {};  // letter -> kind, as the rule set plays them (the select's options)
+  var firstKind = form.querySelector('[data-field="kind"]');
+  if (firstKind) {
+    Array.prototype.forEach.call(firstKind.options, function (o) { KINDS[o.dataset.key] = o.value; });
+  }
 
   // --- sequence numbers: every typing state gets a larger one, also across reloads ------------
   var seq = Math.max(Date.now() * 1000, parseInt(form.dataset.draftSeq || "0", 10) + 1);
@@ -87,7 +93,9 @@
   }
   function autofill(game) {
     var select = field(row(game), "kind");
-    if (!select || select.value === "conceded") return;
+    if (!select) return;
+    var chosen = select.options[select.selectedIndex];
+    if (chosen && chosen.dataset.tricks === "0") return;
     var inputs = playingTricks(game);
     var open = inputs.filter(function (i) { return i.value.trim() === "" || i.dataset.auto === "1"; });
     if (open.length !== 1) return;
@@ -102,7 +110,7 @@
     if (!ok) return;
     var last = open[0];
     if (last !== inputs[inputs.length - 1] && last.dataset.auto !== "1") return;
-    last.value = String(250 - sum);
+    last.value = String(TOTAL_EYES - sum);
     last.dataset.auto = "1";
   }
 
@@ -112,13 +120,16 @@
     if (!tr) return;
     var span = document.getElementById("g" + game + "-dealer-name");
     var out = span ? span.dataset.sitsOut : "";
-    var gameKind = field(tr, "kind").value;
-    tr.classList.toggle("conceded", gameKind === "conceded");
-    tr.classList.toggle("durch", gameKind === "durch");
+    var select = field(tr, "kind");
+    var option = select.options[select.selectedIndex] || { dataset: {} };
+    var noMelds = option.dataset.melds === "0";  // the engine's rules, as the page was given them
+    var noTricks = option.dataset.tricks === "0";
+    tr.classList.toggle("conceded", noTricks);
+    tr.classList.toggle("durch", noMelds);
     fieldsOf(tr, "meld").concat(fieldsOf(tr, "tricks")).forEach(function (input) {
       var sitsOut = out !== "" && input.dataset.col === out;
-      var unused = (input.dataset.field === "tricks" && gameKind === "conceded") ||
-                   (input.dataset.field === "meld" && gameKind === "durch");
+      var unused = (input.dataset.field === "tricks" && noTricks) ||
+                   (input.dataset.field === "meld" && noMelds);
       input.readOnly = sitsOut;
       input.closest("td").classList.toggle("out-col", sitsOut);
       input.closest("td").classList.toggle("unused", unused && !sitsOut);
@@ -150,7 +161,8 @@
     var el = event.target;
     if (el.dataset && el.dataset.field === "kind") {
       var game = gameOf(el);
-      if (el.value === "conceded") {
+      var picked = el.options[el.selectedIndex];
+      if (picked && picked.dataset.tricks === "0") {
         // a conceded game has no tricks: drop the ones filled in automatically
         fieldsOf(row(game), "tricks").forEach(function (i) {
           if (i.dataset.auto === "1") { i.value = ""; delete i.dataset.auto; }
@@ -211,6 +223,7 @@
     else if (key === "v") toggle(field(extras(game), "revoked", col || declarer));
     else if (key === "b") { var d = field(extras(game), "dealer"); if (d) d.focus(); }
     else if (key === "l") { var w = field(extras(game), "written", col || declarer); if (w) w.focus(); }
+    else if (key === "m") { var p = field(extras(game), "penalty", col || declarer); if (p) p.focus(); }
   });
 
   // --- the live check: newest state only, with the sequence it belongs to ---------------------

@@ -290,3 +290,37 @@ def test_the_sheet_adds_nothing_to_the_scoring_of_a_game(case):
         running = [r + p for r, p in zip(running, scored.points, strict=True)]
         assert list(scored.running) == running
     assert list(result.totals) == running
+
+
+def test_a_durch_laid_open_moves_the_deal_and_a_bettel_does_not():
+    rules = RuleSet(
+        game_kinds=(GameKind.PLAYED, GameKind.DURCH, GameKind.DURCH_AUFGELEGT, GameKind.BETTEL)
+    )
+    laid_open = SheetGame(**{**durch(1, 3).__dict__, "kind": GameKind.DURCH_AUFGELEGT})
+    result = score_sheet(SheetInput(TableKind.THREE, (played(0, 3), laid_open)), rules)
+    assert result.errors == () and [g.dealer for g in result.games[:3]] == [0, 1, 1]
+    bettel = SheetGame(
+        kind=GameKind.BETTEL,
+        declarer=1,
+        bid=200,
+        columns=(
+            party(None, 125),
+            party(
+                None,
+                20,
+            ),
+            party(None, 105),
+        ),
+    )
+    bettel = SheetGame(
+        **{
+            **bettel.__dict__,
+            "columns": (
+                party(None, 125),
+                PartyInput(tricks=20, took_trick=False),
+                party(None, 105),
+            ),
+        }
+    )
+    result = score_sheet(SheetInput(TableKind.THREE, (played(0, 3), bettel)), rules)
+    assert [g.dealer for g in result.games[:3]] == [0, 1, 2]

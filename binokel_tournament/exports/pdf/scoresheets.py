@@ -32,7 +32,7 @@ from reportlab.pdfgen.canvas import Canvas
 from scoring import RuleSet
 from scoring.tables import table_shape
 
-from ...models import GameKind, Table, TableKind
+from ...models import GAME_KIND_KEYS, GameKind, Table, TableKind
 from ...services.results import sheet_layout
 from ..base import ExportOptions
 from .base import (
@@ -262,7 +262,8 @@ def sheet_pages(games: int, room: float) -> list[_Page]:
 
 
 def _kind_letter(kind: str) -> str:
-    return {"played": _("g"), "conceded": _("a"), "durch": _("D")}.get(kind, kind[:1])
+    """The letter the desk types for a kind of game (one map: ``GAME_KIND_KEYS``)."""
+    return GAME_KIND_KEYS[kind]
 
 
 def _draw_tick(c: Canvas, x_centre: float, y_centre: float) -> None:
@@ -279,7 +280,7 @@ class ScoreSheetsExporter(PdfExporter):
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         self.forms: set[str] = set()  # what every sheet repeats is drawn once (_draw_once)
-        rules = self.tournament.rules()
+        rules = self.rules = self.tournament.rules()
         rule_lines = list(rules.describe(lang=get_language() or "de"))
         rule_box = _RuleBox.fit(rule_lines, self.pagesize[0] - 2 * SHEET_MARGIN)
         by_round: dict[int, list[Table]] = {}
@@ -406,7 +407,7 @@ class ScoreSheetsExporter(PdfExporter):
     ) -> None:
         x_game, x_dealer, x_declarer, _x_bid, x_kind, x_no_trick = grid.fixed
         parties = " ".join(str(p.number) for p in plan.parties)
-        kinds = "  ".join(_kind_letter(k) for k in GameKind.values)
+        kinds = "  ".join(_kind_letter(k) for k in self.rules.game_kinds)
         row = page.row
         text_y = row / 2 - 1.3 * mm
         for line, game in enumerate(page.games, start=1):
@@ -555,7 +556,9 @@ class ScoreSheetsExporter(PdfExporter):
                 _draw_text(c, x, y, text, style)
 
     def _draw_legend(self, c: Canvas, grid: _Grid) -> None:
-        kinds = ", ".join(f"{_kind_letter(k)} = {label}" for k, label in GameKind.choices)
+        labels = dict(GameKind.choices)
+        played = self.rules.game_kinds
+        kinds = ", ".join(f"{_kind_letter(k)} = {labels[k]}" for k in played)
         text = _(
             "Spielmacher: Nummer der Partei einkreisen · Art: %(kinds)s · ohne Stich: "
             "ankreuzen, wenn der Spielmacher keinen Stich gemacht hat · v: ankreuzen, wenn die "
