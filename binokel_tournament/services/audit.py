@@ -10,7 +10,7 @@ from ..models import AuditLog, Tournament
 
 
 def log_action(
-    tournament: Tournament,
+    tournament: Tournament | None,
     user: AbstractBaseUser | AnonymousUser | None,
     action: str,
     obj: Any,

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
-from ..models import Mode, Tournament
+from ..models import Membership, Mode, Role, Tournament
 from .registration import create_tournament, register_entrant
 from .seating import generate_seating
 from .simulation import simulate_round
@@ -94,7 +94,8 @@ CLUBS = [
 
 
 def ensure_users() -> AbstractUser:
-    """The demo desk users: orga (admin) and kasse (second person for the double check)."""
+    """The demo desk users: orga (admin) and kasse (second person for the double check).
+    Their password is published: the hall server refuses to start while it is still set."""
     User = get_user_model()
     orga, created = User.objects.get_or_create(
         username="orga", defaults={"is_staff": True, "is_superuser": True}
@@ -107,6 +108,17 @@ def ensure_users() -> AbstractUser:
         kasse.set_password(DEMO_PASSWORD)
         kasse.save()
     return orga  # type: ignore[return-value]
+
+
+def ensure_demo_members(tournament: Tournament) -> None:
+    """orga organises the demo tournament, kasse helps at the desk (enters and confirms)."""
+    User = get_user_model()
+    for username, role in (("orga", Role.ORGANISER), ("kasse", Role.HELPER)):
+        user = User.objects.filter(username=username).first()
+        if user is not None:
+            Membership.objects.get_or_create(
+                tournament=tournament, user=user, defaults={"role": role}
+            )
 
 
 def _names(rng: random.Random, count: int) -> list[str]:
@@ -126,6 +138,7 @@ def create_demo(
     existing = Tournament.objects.filter(slug=slug).first()
     user = ensure_users()
     if existing is not None:
+        ensure_demo_members(existing)
         return existing, False
     rng = random.Random(seed)
     with transaction.atomic():
@@ -135,7 +148,9 @@ def create_demo(
             date=date(2026, 11, 28),
             venue="Gemeindehaus St. Martin, Esslingen",
             modes=(Mode.SINGLES, Mode.PAIRS),
+            creator=user,
         )
+        ensure_demo_members(tournament)
         single_comp = tournament.competitions.get(mode=Mode.SINGLES)
         pair_comp = tournament.competitions.get(mode=Mode.PAIRS)
         names = _names(rng, singles + 2 * pairs)

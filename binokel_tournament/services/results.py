@@ -33,7 +33,9 @@ from ..models import (
     TableKind,
     Tournament,
 )
+from .access import Action, require
 from .audit import log_action
+from .backup import schedule_backup
 from .errors import DeskError, active_language
 
 FIELD_RE = re.compile(
@@ -348,6 +350,7 @@ def save_sheet(
     ``expected_version`` is the version the desk opened (0 for a new sheet); a different
     stored version is a conflict and nothing is written."""
     tournament = table.round.tournament
+    require(user, tournament, Action.ENTER_RESULTS)  # type: ignore[arg-type]
     rules = tournament.rules()
     layout = sheet_layout(table, rules)
     entries = clean_entries(data)
@@ -373,6 +376,8 @@ def save_sheet(
             valid = evaluation.complete and not evaluation.error_count
             # A correction of a confirmed sheet: with the double check it goes back to a draft
             # that a second person must confirm; without it, it must be valid and stays counted.
+            if was_confirmed and changed:  # a correction: organisers only
+                require(user, tournament, Action.CORRECT_RESULTS)  # type: ignore[arg-type]
             reopen = was_confirmed and changed and tournament.double_check
             if was_confirmed and changed and not valid and not reopen:
                 raise DeskError(
@@ -440,6 +445,8 @@ def save_sheet(
                 before,
                 {"status": sheet.status, "entries": sheet.entries, "version": sheet.version},
             )
+            if was_confirmed or sheet.status == SheetStatus.CONFIRMED:
+                schedule_backup(tournament)
     except IntegrityError as exc:  # two desks created the same new sheet at once
         other = ScoreSheet.objects.get(table=table)
         raise SheetConflict(other) from exc

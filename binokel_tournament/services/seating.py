@@ -5,6 +5,7 @@ tables. A locked round (it has started) never changes."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,9 @@ from django.utils.translation import gettext as _
 import pairing
 
 from ..models import Competition, Entrant, Mode, Round, ScoreSheet, Seat, Table, Tournament
+from .access import Action, Actor, require
 from .audit import log_action
+from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
 
 
@@ -130,11 +133,10 @@ def _renumber_round(round_obj: Round) -> None:
     Table.objects.bulk_update(tables, ["number"])
 
 
-def generate_seating(
-    competition: Competition, seed: int = 0, user: object = None
-) -> SeatingSummary:
+def generate_seating(competition: Competition, seed: int = 0, user: Actor = None) -> SeatingSummary:
     """Plan every round of a competition from scratch (no round may have started)."""
     tournament = competition.tournament
+    require(user, tournament, Action.SEATING)
     if locked_rounds(tournament) and plan_from_db(competition) is not None:
         raise DeskError(
             _(
@@ -152,13 +154,15 @@ def generate_seating(
     with transaction.atomic():
         before = plan_snapshot(plan_from_db(competition))
         _write_rounds(competition, plan, from_round=0)
-        log_action(tournament, user, "seating.generate", competition, before, plan.to_dict())  # type: ignore[arg-type]
+        log_action(tournament, user, "seating.generate", competition, before, plan.to_dict())
+        schedule_backup(tournament)
     return SeatingSummary(plan, pairing.check_plan(plan, engine_entrants(entrants)))
 
 
-def replan_seating(competition: Competition, seed: int = 0, user: object = None) -> SeatingSummary:
+def replan_seating(competition: Competition, seed: int = 0, user: Actor = None) -> SeatingSummary:
     """Re-plan the rounds that have not started after withdrawals and late arrivals."""
     tournament = competition.tournament
+    require(user, tournament, Action.SEATING)
     current = plan_from_db(competition)
     if current is None:
         return generate_seating(competition, seed, user)
@@ -178,7 +182,8 @@ def replan_seating(competition: Competition, seed: int = 0, user: object = None)
         _write_rounds(competition, plan, from_round=played)
         log_action(
             tournament, user, "seating.replan", competition, current.to_dict(), plan.to_dict()
-        )  # type: ignore[arg-type]
+        )
+        schedule_backup(tournament)
     quality = pairing.check_plan(plan, engine_entrants(entrants), base=current, played=played)
     return SeatingSummary(plan, quality)
 
@@ -230,7 +235,8 @@ def _round_has_results(round_obj: Round) -> bool:
     return any(key.endswith(typed) for sheet in sheets.only("entries") for key in sheet.entries)
 
 
-def set_round_locked(round_obj: Round, locked: bool, user: object = None) -> None:
+def set_round_locked(round_obj: Round, locked: bool, user: Actor = None) -> None:
+    require(user, round_obj.tournament, Action.SEATING)
     if round_obj.locked == locked:
         return
     if not locked and _round_has_results(round_obj):
@@ -258,13 +264,17 @@ class SeatInfo:
     companions: tuple[str, ...]
 
 
+MAX_QUERY = 100
+START_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, list[SeatInfo]]]:
     """Find entrants by start number or (part of a) name and list their seat in every round."""
-    query = query.strip()
+    query = query.strip()[:MAX_QUERY]
     if not query:
         return []
     entrants = tournament.entrants.filter(withdrawn=False)
-    if query.isdigit():
+    if START_NUMBER.fullmatch(query):  # ASCII digits only: "²" is a digit to str.isdigit
         entrants = entrants.filter(start_number=int(query))
     else:
         from django.db.models import Q

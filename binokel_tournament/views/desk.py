@@ -4,73 +4,74 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms import EntrantForm, ImportForm, NumberingForm, QuickEntrantForm, TournamentForm
+from ..forms import (
+    EntrantForm,
+    ImportForm,
+    NumberingForm,
+    QuickEntrantForm,
+    RestoreForm,
+    TournamentForm,
+)
 from ..models import Competition, Entrant, Round, ScoreSheet, SheetStatus, Table, Tournament
 from ..services import registration, results, seating
+from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
-from ..services.audit import log_action
 from ..services.errors import DeskError
 from ..services.standings import compute_standings
 from ..tables import standings_table
-from .common import after_round_param, get_competition, get_tournament
+from .common import after_round_param, desk_tournament, get_competition, plain_int
+
+SETTINGS_FIELDS = ("name", "date", "venue", "preset", "rounds", "double_check", "public_pages")
 
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.all()
-    if tournaments.count() == 1 and "alle" not in request.GET:
+    """The tournaments this account belongs to (and nothing else)."""
+    tournaments = tournaments_of(request.user)
+    can_create = can_create_tournament(request.user)
+    if len(tournaments[:2]) == 1 and "alle" not in request.GET:
         return redirect("desk:dashboard", slug=tournaments.get().slug)
-    return render(request, "desk/home.html", {"tournaments": tournaments})
+    return render(
+        request,
+        "desk/home.html",
+        {"tournaments": tournaments, "can_create": can_create, "restore_form": RestoreForm()},
+    )
 
 
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
+    if not can_create_tournament(request.user):
+        raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         t = registration.create_tournament(
             form.cleaned_data["name"],
             modes=form.cleaned_data["competitions"],
-            date=form.cleaned_data["date"],
-            venue=form.cleaned_data["venue"],
-            preset=form.cleaned_data["preset"],
+            creator=request.user,
             rules_json=form.rule_overrides(),
-            rounds=form.cleaned_data["rounds"],
-            double_check=form.cleaned_data["double_check"],
-            public_pages=form.cleaned_data["public_pages"],
+            **{k: form.cleaned_data[k] for k in SETTINGS_FIELDS if k != "name"},
         )
-        log_action(t, request.user, "tournament.create", t, after={"name": t.name})
         return redirect("desk:dashboard", slug=t.slug)
     return render(request, "desk/tournament_form.html", {"form": form})
 
 
 @login_required
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
-    before = {"preset": t.preset, "rules": t.rules().to_dict(), "rounds": t.rounds}
+    t = desk_tournament(request, slug, Action.RULES)
     form = TournamentForm(request.POST or None, instance=t)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            t = form.save(commit=False)
-            t.rules_json = form.rule_overrides()
-            t.save()
-            wanted = set(form.cleaned_data["competitions"])
-            for mode in wanted:
-                Competition.objects.get_or_create(tournament=t, mode=mode)
-            t.competitions.exclude(mode__in=wanted).filter(entrants__isnull=True).delete()
-            log_action(
-                t,
-                request.user,
-                "tournament.edit",
-                t,
-                before,
-                {"preset": t.preset, "rules": t.rules().to_dict(), "rounds": t.rounds},
-            )
+        registration.update_settings(
+            Tournament.objects.get(pk=t.pk),
+            request.user,
+            {k: form.cleaned_data[k] for k in SETTINGS_FIELDS},
+            form.rule_overrides(),
+            form.cleaned_data["competitions"],
+        )
         messages.success(request, _("Gespeichert."))
         return redirect("desk:dashboard", slug=t.slug)
     return render(request, "desk/tournament_form.html", {"form": form, "tournament": t})
@@ -78,7 +79,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     competitions = list(t.competitions.all())
     rounds = list(t.round_set.all())
     stats = []
@@ -98,7 +99,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     competition = get_competition(t, mode)
     form = QuickEntrantForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -137,7 +138,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 
 @login_required
 def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     entrant = get_object_or_404(Entrant, pk=pk, tournament=t)
     if request.method == "POST" and "delete" in request.POST:
         try:
@@ -168,7 +169,7 @@ def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entrants_import(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     competition = get_competition(t, mode)
     form = ImportForm(request.POST, request.FILES)
     report = None
@@ -189,7 +190,7 @@ def entrants_import(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 @login_required
 @require_POST
 def renumber(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     form = NumberingForm(request.POST)
     if form.is_valid():
         try:
@@ -210,14 +211,13 @@ def renumber(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.SEATING if request.method == "POST" else Action.VIEW)
     if request.method == "POST":
-        competition_id = request.POST.get("competition", "")
-        if not competition_id.isdigit():
+        competition_id = plain_int(request.POST.get("competition", ""))
+        if competition_id is None:
             return redirect("desk:seating", slug=slug)
-        competition = get_object_or_404(Competition, pk=int(competition_id), tournament=t)
-        seed_text = request.POST.get("seed", "0")
-        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else 0
+        competition = get_object_or_404(Competition, pk=competition_id, tournament=t)
+        seed = plain_int(request.POST.get("seed", "").strip()) or 0
         try:
             if request.POST.get("action") == "replan":
                 seating.replan_seating(competition, seed, request.user)
@@ -250,7 +250,7 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.SEATING)
     round_obj = get_object_or_404(Round, tournament=t, number=number)
     try:
         seating.set_round_locked(round_obj, request.POST.get("locked") == "1", request.user)
@@ -261,7 +261,7 @@ def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     rounds = []
     for r in t.round_set.order_by("number"):
         tables = list(r.tables.select_related("competition").order_by("number"))
@@ -352,7 +352,7 @@ def _sheet_context(
 
 @login_required
 def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     table = results.load_table(table_id, t)
     rules = t.rules()
     layout = results.sheet_layout(table, rules)
@@ -363,8 +363,8 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     status = 200
     if request.method == "POST":
         entries = results.clean_entries(request.POST)
-        version_text = request.POST.get("version", "0")
-        expected = int(version_text) if version_text.isdigit() else -1  # unknown: a conflict
+        expected = plain_int(request.POST.get("version", "0"))
+        expected = -1 if expected is None else expected  # unknown: a conflict
         try:
             outcome = results.save_sheet(
                 table, request.POST, request.user, expected, confirm="confirm" in request.POST
@@ -374,6 +374,9 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
             messages.error(request, exc.message)
             status = 409
             stored = exc.sheet
+        except NotAllowed as exc:  # e.g. a helper correcting a confirmed sheet: keep the input
+            messages.error(request, exc.message)
+            status = 403
         except DeskError as exc:
             messages.error(request, exc.message)
             status = 400
@@ -397,7 +400,7 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     if conflict is not None:
         context["conflict_sheet"] = conflict.sheet
         context["conflict_eval"] = results.evaluate(layout, conflict.sheet.entries, rules)
-        context["version"] = int(request.POST.get("version", "0") or 0)
+        context["version"] = plain_int(request.POST.get("version", "")) or 0
     return render(request, "desk/sheet.html", context, status=status)
 
 
@@ -416,7 +419,7 @@ def _next_open_table(table: Table) -> Table | None:
 def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """htmx: evaluate what is typed so far and return out-of-band fragments (points, running
     totals, messages, error marks); inputs are never replaced, so the cursor stays put."""
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     table = results.load_table(table_id, t)
     rules = t.rules()
     layout = results.sheet_layout(table, rules)
@@ -428,7 +431,7 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
 @login_required
 def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     competition = get_competition(t, mode)
     data = compute_standings(competition, after_round_param(request))
     return render(
@@ -445,7 +448,7 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 
 @login_required
 def audit(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     log = t.audit_log.select_related("user")
     object_type, object_id = request.GET.get("type", ""), request.GET.get("id", "")
     if object_type and object_id:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from binokel_tournament.models import Mode, ScoreSheet, TableKind
+from binokel_tournament.models import Membership, Mode, Role, ScoreSheet, TableKind
 from binokel_tournament.services.registration import create_tournament, register_entrant
 from binokel_tournament.services.seating import generate_seating
 
@@ -19,6 +19,8 @@ def seated_tournament(players: int):
     for i in range(players):
         register_entrant(comp, f"Spieler {i + 1}")
     generate_seating(comp)
+    for user in get_user_model().objects.all():  # the desks made so far organise it
+        Membership.objects.create(tournament=t, user=user, role=Role.ORGANISER)
     return t
 
 

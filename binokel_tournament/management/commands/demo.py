@@ -31,7 +31,8 @@ class Command(BaseCommand):
         verb = "created" if created else "already there"
         self.stdout.write(
             f"Demo tournament '{tournament.name}' ({tournament.slug}) {verb}. "
-            f"Desk login: orga / {DEMO_PASSWORD} (second person: kasse / {DEMO_PASSWORD})"
+            f"Desk login: orga / {DEMO_PASSWORD} (second person: kasse / {DEMO_PASSWORD}) - "
+            "demo only: the hall server (make hall) refuses to start while they are set."
         )
         if opts["dump"]:
             call_command(
