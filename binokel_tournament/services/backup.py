@@ -16,13 +16,17 @@ Automatic backups: after every confirmed sheet and every seating change the serv
 :func:`schedule_backup`; once that transaction has committed, the tournament is written to
 ``BACKUP_DIR/<slug>/<slug>-<time>.json`` (temp file + rename, so a half-written backup never
 has a backup's name), keeping the newest ``BACKUP_KEEP``. Writing happens in a background
-thread of the server process, so a desk's save never waits for it; several saves in a row are
-coalesced into one backup that holds them all (a file lock coordinates the server's processes).
+thread of the server process, so a desk's save never waits for it; confirmations that come in
+while a backup is written, or within BACKUP_MIN_INTERVAL seconds of the last one, share the
+next backup (a file lock and a marker coordinate the server's processes). So the newest backup
+is at most a few seconds behind the database — and the database itself never loses an
+acknowledged save.
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import logging
 import os
@@ -30,10 +34,11 @@ import re
 import tempfile
 import threading
 import time
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +99,8 @@ class BackupError(DeskError):
 # --- fields -------------------------------------------------------------------------------
 
 
-def _plain_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+@functools.cache
+def _plain_fields(model: type[models.Model]) -> tuple[models.Field[Any, Any], ...]:
     known = RELATIONS[model]
     out = []
     for f in model._meta.concrete_fields:
@@ -107,14 +113,21 @@ def _plain_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
                 )
             continue
         out.append(f)
-    return out
+    return tuple(out)
+
+
+def _rows(queryset: models.QuerySet[Any], *extra: str) -> list[dict[str, Any]]:
+    """The rows of a query as dicts of the plain fields (by attribute name), the primary key
+    and ``extra`` columns — plain values, no model instances (a backup reads thousands)."""
+    plain = [f.attname for f in _plain_fields(queryset.model)]
+    return list(queryset.values("pk", *extra, *plain))
 
 
 def _to_json(f: models.Field[Any, Any], value: Any) -> Any:
     if value is None:
         return None
     if isinstance(f, models.DateTimeField):
-        return value.astimezone(timezone.UTC).isoformat()
+        return value.astimezone(UTC).isoformat()
     if isinstance(f, models.DateField):
         return value.isoformat()
     return value
@@ -147,14 +160,15 @@ def _from_json(f: models.Field[Any, Any], value: Any) -> Any:
     return f.clean(value, None)
 
 
-def _dump(obj: models.Model, parent: str = "tournament", **relations: Any) -> dict[str, Any]:
-    """An object's plain fields and its relations as natural keys; the ``parent`` relation is
+def _dump(
+    model: type[models.Model], row: dict[str, Any], parent: str = "tournament", **relations: Any
+) -> dict[str, Any]:
+    """A row's plain fields and its relations as natural keys; the ``parent`` relation is
     implied by where the entry stands in the document."""
-    model = type(obj)
     missing = RELATIONS[model] - set(relations) - {parent, "tournament"}
     if missing:
         raise RuntimeError(f"backup: {model.__name__} relations not written: {missing}")
-    out = {f.name: _to_json(f, getattr(obj, f.attname)) for f in _plain_fields(model)}
+    out = {f.name: _to_json(f, row[f.attname]) for f in _plain_fields(model)}
     out.update(relations)
     return out
 
@@ -180,10 +194,6 @@ def _build(model: type[models.Model], data: Any, relations: Iterable[str], **val
 # --- natural keys --------------------------------------------------------------------------
 
 
-def _user_name(user_id: int | None, names: dict[int, str]) -> str | None:
-    return names.get(user_id) if user_id is not None else None
-
-
 @dataclass
 class _Keys:
     """Natural keys of a tournament's objects, for audit entries that name an object."""
@@ -203,119 +213,136 @@ UNRESOLVED = "~"  # prefix of an audit object id whose object is gone (kept as h
 def dump_tournament(tournament: Tournament) -> dict[str, Any]:
     """The tournament as a JSON-ready document (see the module docstring)."""
     t = tournament
-    users: dict[int, str] = {}
     keys = _Keys()
     keys.add("Tournament", t.pk, "")
+    in_t = {"table__round__tournament": t}
 
-    competitions = list(t.competitions.order_by("mode"))
-    mode_of = {c.pk: c.mode for c in competitions}
-    for c in competitions:
-        keys.add("Competition", c.pk, c.mode)
-    entrants = list(t.entrants.order_by("start_number"))
-    number_of = {e.pk: e.start_number for e in entrants}
-    for e in entrants:
-        keys.add("Entrant", e.pk, str(e.start_number))
-    rounds = list(t.round_set.order_by("number"))
-    for r in rounds:
-        keys.add("Round", r.pk, str(r.number))
-    tables = list(
-        Table.objects.filter(round__tournament=t)
-        .select_related("round")
-        .order_by("round__number", "number")
+    competitions = _rows(t.competitions.order_by("mode"))
+    mode_of = {c["pk"]: c["mode"] for c in competitions}
+    entrants = _rows(t.entrants.order_by("start_number"), "competition_id")
+    number_of = {e["pk"]: e["start_number"] for e in entrants}
+    rounds = _rows(t.round_set.order_by("number"))
+    round_number = {r["pk"]: r["number"] for r in rounds}
+    tables = _rows(
+        Table.objects.filter(round__tournament=t).order_by("round__number", "number"),
+        "round_id",
+        "competition_id",
     )
-    table_key = {tb.pk: (tb.round.number, tb.number) for tb in tables}
-    for tb in tables:
-        keys.add("Table", tb.pk, f"{tb.round.number}/{tb.number}")
-    seats: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(table__round__tournament=t).order_by("table_id", "position"):
-        seats.setdefault(seat.table_id, []).append(seat)
-    sheets = list(ScoreSheet.objects.filter(table__round__tournament=t))
-    sheets.sort(key=lambda s: table_key[s.table_id])
-    games: dict[int, list[Game]] = {}
-    for game in Game.objects.filter(sheet__table__round__tournament=t).order_by(
-        "sheet_id", "number"
+    table_key = {tb["pk"]: (round_number[tb["round_id"]], tb["number"]) for tb in tables}
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for seat in _rows(Seat.objects.filter(**in_t).order_by("position"), "table_id", "entrant_id"):
+        seats[seat["table_id"]].append(seat)
+    sheets = _rows(
+        ScoreSheet.objects.filter(**in_t), "table_id", "entered_by_id", "confirmed_by_id"
+    )
+    sheets.sort(key=lambda s: table_key[s["table_id"]])
+    games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for game in _rows(
+        Game.objects.filter(sheet__table__round__tournament=t).order_by("number"), "sheet_id"
     ):
-        games.setdefault(game.sheet_id, []).append(game)
-    parties: dict[int, list[PartyResult]] = {}
-    for party in PartyResult.objects.filter(game__sheet__table__round__tournament=t):
-        parties.setdefault(party.game_id, []).append(party)
-    members = list(t.memberships.select_related("user"))
-    audit = list(AuditLog.objects.filter(tournament=t).order_by("at", "id"))
+        games[game["sheet_id"]].append(game)
+    parties: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for party in _rows(
+        PartyResult.objects.filter(game__sheet__table__round__tournament=t), "game_id", "entrant_id"
+    ):
+        parties[party["game_id"]].append(party)
+    members = _rows(t.memberships.all(), "user_id")
+    audit = _rows(AuditLog.objects.filter(tournament=t).order_by("at", "id"), "user_id")
 
-    user_ids = {m.user_id for m in members}
-    user_ids |= {s.entered_by_id for s in sheets if s.entered_by_id}
-    user_ids |= {s.confirmed_by_id for s in sheets if s.confirmed_by_id}
-    user_ids |= {a.user_id for a in audit if a.user_id}
-    accounts = list(get_user_model().objects.filter(pk__in=user_ids).order_by("username"))
-    for u in accounts:
-        users[u.pk] = u.get_username()
-        keys.add("User", u.pk, u.get_username())
-    for s in sheets:
-        round_number, table_number = table_key[s.table_id]
-        keys.add("ScoreSheet", s.pk, f"{round_number}/{table_number}")
-    for m in members:
-        keys.add("Membership", m.pk, m.user.get_username())
+    user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit}
+    user_ids |= {s["entered_by_id"] for s in sheets} | {s["confirmed_by_id"] for s in sheets}
+    accounts = list(
+        get_user_model()
+        .objects.filter(pk__in=user_ids - {None})
+        .order_by("username")
+        .values("pk", *USER_FIELDS)
+    )
+    users = {u["pk"]: u["username"] for u in accounts}
 
-    def audit_entry(a: AuditLog) -> dict[str, Any]:
-        key = keys.key(a.object_type, a.object_id)
-        entry = _dump(a, user=_user_name(a.user_id, users))
-        entry.pop("object_id")
+    for object_type, rows, key in (
+        ("Competition", competitions, lambda r: r["mode"]),
+        ("Entrant", entrants, lambda r: str(r["start_number"])),
+        ("Round", rounds, lambda r: str(r["number"])),
+        ("Table", tables, lambda r: "{}/{}".format(*table_key[r["pk"]])),
+        ("ScoreSheet", sheets, lambda r: "{}/{}".format(*table_key[r["table_id"]])),
+        ("Membership", members, lambda r: users[r["user_id"]]),
+        ("User", accounts, lambda r: r["username"]),
+    ):
+        for row in rows:
+            keys.add(object_type, row["pk"], key(row))
+
+    def audit_entry(a: dict[str, Any]) -> dict[str, Any]:
+        key = keys.key(a["object_type"], a["object_id"])
+        entry = _dump(AuditLog, a, user=users.get(a["user_id"]))
         entry["object_key"] = key
-        entry["object_id"] = None if key is not None else a.object_id.removeprefix(UNRESOLVED)
+        entry["object_id"] = None if key is not None else a["object_id"].removeprefix(UNRESOLVED)
         return entry
+
+    def game_entry(g: dict[str, Any]) -> dict[str, Any]:
+        game_parties = [
+            _dump(PartyResult, p, parent="game", entrant=number_of[p["entrant_id"]])
+            for p in parties[g["pk"]]
+        ]
+        game_parties.sort(key=lambda p: p["entrant"])
+        return _dump(Game, g, parent="sheet", parties=game_parties)
 
     return {
         "format": FORMAT,
         "version": VERSION,
-        "tournament": _dump(t),
-        "competitions": [_dump(c) for c in competitions],
-        "entrants": [_dump(e, competition=mode_of[e.competition_id]) for e in entrants],
-        "rounds": [_dump(r) for r in rounds],
+        "tournament": _dump(Tournament, _rows(Tournament.objects.filter(pk=t.pk))[0]),
+        "competitions": [_dump(Competition, c) for c in competitions],
+        "entrants": [_dump(Entrant, e, competition=mode_of[e["competition_id"]]) for e in entrants],
+        "rounds": [_dump(Round, r) for r in rounds],
         "tables": [
             _dump(
+                Table,
                 tb,
-                round=tb.round.number,
-                competition=mode_of[tb.competition_id],
+                round=round_number[tb["round_id"]],
+                competition=mode_of[tb["competition_id"]],
                 seats=[
-                    _dump(s, parent="table", entrant=number_of[s.entrant_id])
-                    for s in seats.get(tb.pk, [])
+                    _dump(Seat, s, parent="table", entrant=number_of[s["entrant_id"]])
+                    for s in seats[tb["pk"]]
                 ],
             )
             for tb in tables
         ],
         "sheets": [
             _dump(
+                ScoreSheet,
                 s,
-                table=list(table_key[s.table_id]),
-                entered_by=_user_name(s.entered_by_id, users),
-                confirmed_by=_user_name(s.confirmed_by_id, users),
-                games=[
-                    _dump(
-                        g,
-                        parent="sheet",
-                        parties=sorted(
-                            (
-                                _dump(p, parent="game", entrant=number_of[p.entrant_id])
-                                for p in parties.get(g.pk, [])
-                            ),
-                            key=lambda p: p["entrant"],
-                        ),
-                    )
-                    for g in games.get(s.pk, [])
-                ],
+                table=list(table_key[s["table_id"]]),
+                entered_by=users.get(s["entered_by_id"]),
+                confirmed_by=users.get(s["confirmed_by_id"]),
+                games=[game_entry(g) for g in games[s["pk"]]],
             )
             for s in sheets
         ],
         "members": sorted(
-            (_dump(m, user=m.user.get_username()) for m in members), key=lambda m: m["user"]
+            (_dump(Membership, m, user=users[m["user_id"]]) for m in members),
+            key=lambda m: m["user"],
         ),
         "audit": [audit_entry(a) for a in audit],
-        "users": [{name: getattr(u, name) for name in USER_FIELDS} for u in accounts],
+        "users": [{name: u[name] for name in USER_FIELDS} for u in accounts],
     }
 
 
 def to_bytes(document: dict[str, Any]) -> bytes:
-    return (json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1) + "\n").encode()
+    """Deterministic JSON: sorted keys, one top-level key per line and one list entry (an
+    entrant, a table, a sheet, an audit entry) per line — diffable, and written by the fast
+    C encoder."""
+
+    def encode(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    lines = []
+    for key in sorted(document):
+        value = document[key]
+        if isinstance(value, list) and value:
+            body = ",\n".join(encode(item) for item in value)
+            lines.append(f"{encode(key)}:[\n{body}\n]")
+        else:
+            lines.append(f"{encode(key)}:{encode(value)}")
+    return ("{\n" + ",\n".join(lines) + "\n}\n").encode()
 
 
 @contextmanager
@@ -672,7 +699,7 @@ def write_auto_backup(tournament_id: int, since: float = 0.0) -> Path | None:
                 return None  # a newer backup already holds this change
         started = time.time()
         data = backup_bytes(tournament)
-        stamp = datetime.fromtimestamp(started, tz=timezone.UTC).strftime("%Y%m%d-%H%M%S-%f")
+        stamp = datetime.fromtimestamp(started, tz=UTC).strftime("%Y%m%d-%H%M%S-%f")
         path = folder / f"{tournament.slug}-{stamp}.json"
         write_atomically(path, data)
         write_atomically(marker, repr(started).encode())
@@ -688,7 +715,8 @@ class AutoBackups:
 
     def __init__(self) -> None:
         self.condition = threading.Condition()
-        self.pending: dict[int, float] = {}
+        self.pending: dict[int, float] = {}  # tournament -> time of the latest change to cover
+        self.last: dict[int, float] = {}  # tournament -> when this process last wrote one
         self.busy = False
         self.thread: threading.Thread | None = None
         self.pid = 0
@@ -712,20 +740,35 @@ class AutoBackups:
         except Exception:
             logger.exception("automatic backup of tournament %s failed", tournament_id)
 
+    def _next(self) -> tuple[int, float]:
+        """Wait for a tournament whose backup is due: requested, and its last backup from this
+        process at least BACKUP_MIN_INTERVAL seconds ago (a burst of confirmations shares one)."""
+        interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+        with self.condition:
+            while True:
+                now = time.monotonic()
+                due = [t for t in self.pending if self.last.get(t, -interval) + interval <= now]
+                if due:
+                    self.busy = True
+                    return due[0], self.pending.pop(due[0])
+                if self.pending:
+                    self.condition.wait(
+                        min(self.last.get(t, now) + interval for t in self.pending) - now
+                    )
+                else:
+                    self.condition.wait()
+
     def _run(self) -> None:
         from django.db import connections
 
         while True:
-            with self.condition:
-                while not self.pending:
-                    self.condition.wait()
-                tournament_id, since = self.pending.popitem()
-                self.busy = True
+            tournament_id, since = self._next()
             try:
                 self._write(tournament_id, since)
             finally:
                 connections.close_all()
                 with self.condition:
+                    self.last[tournament_id] = time.monotonic()
                     self.busy = False
                     self.condition.notify_all()
 
