@@ -49,11 +49,14 @@ def audit_login_failed(
     log_login_event("login.failed", str(credentials.get(USERNAME_FIELD) or ""), request)
 
 
+def audit_lockout(
+    sender: object, request: HttpRequest | None = None, username: str = "", **kwargs: Any
+) -> None:
+    log_login_event("login.locked", str(username or ""), request)
+
+
 def connect_lockout_signal() -> None:
+    """django-axes' lock-out signal (connected once its app is loaded)."""
     from axes.signals import user_locked_out
 
-    @receiver(user_locked_out, dispatch_uid="binokel_audit_lockout")
-    def audit_lockout(
-        sender: object, request: HttpRequest | None = None, username: str = "", **kwargs: Any
-    ) -> None:
-        log_login_event("login.locked", str(username or ""), request)
+    user_locked_out.connect(audit_lockout, dispatch_uid="binokel_audit_lockout")
