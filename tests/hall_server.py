@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,10 +75,8 @@ class Server:
 
     def kill(self) -> None:
         """Pull the plug: SIGKILL to the master and every worker at once."""
-        try:
+        with suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.process.wait(timeout=30)
 
     def stop(self) -> None:
@@ -91,7 +89,9 @@ class Server:
             self.kill()
 
 
-def start(env: dict[str, str], port: int, workers: int | None = None, timeout: float = 60) -> Server:
+def start(
+    env: dict[str, str], port: int, workers: int | None = None, timeout: float = 60
+) -> Server:
     log = Path(env["DATA_DIR"]) / f"hall-{port}.log"
     args = [sys.executable, "manage.py", "hall", "--host", "127.0.0.1", "--port", str(port)]
     args += ["--noinput", *(["--workers", str(workers)] if workers else [])]

@@ -107,14 +107,25 @@ DESK_URLS: list[DeskUrl] = [
         args=lambda t: [t.slug, "singles"],
         fields=("file",),
     ),
-    DeskUrl("entrant_edit", "GET", Action.EDIT_ENTRANTS, args=lambda t: [t.slug, first_entrant(t).pk]),
+    DeskUrl(
+        "entrant_edit", "GET", Action.EDIT_ENTRANTS, args=lambda t: [t.slug, first_entrant(t).pk]
+    ),
     DeskUrl(
         "entrant_edit",
         "POST",
         Action.EDIT_ENTRANTS,
         args=lambda t: [t.slug, first_entrant(t).pk],
         data=lambda t: {"start_number": first_entrant(t).start_number, "name": "Neu Name"},
-        fields=("start_number", "name", "partner", "club", "unranked", "late", "withdrawn", "delete"),
+        fields=(
+            "start_number",
+            "name",
+            "partner",
+            "club",
+            "unranked",
+            "late",
+            "withdrawn",
+            "delete",
+        ),
     ),
     DeskUrl(
         "renumber",
@@ -164,7 +175,12 @@ DESK_URLS: list[DeskUrl] = [
         "members",
         "POST",
         Action.MEMBERS,
-        data=lambda t: {"action": "add", "username": "neuhelfer", "role": "helper", "password": "Lange-Nacht-42"},
+        data=lambda t: {
+            "action": "add",
+            "username": "neuhelfer",
+            "role": "helper",
+            "password": "Lange-Nacht-42",
+        },
         fields=("action", "username", "role", "password", "member"),
     ),
     DeskUrl("backups", "GET", Action.BACKUP),

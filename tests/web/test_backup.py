@@ -102,7 +102,9 @@ def test_restore_into_a_busy_database_under_a_new_slug(demo):
     assert standings_summary(copy) == standings_summary(demo)
     # the sheet history points at the copy's own sheets
     sheet = ScoreSheet.objects.filter(table__round__tournament=copy).first()
-    assert AuditLog.objects.filter(tournament=copy, object_type="ScoreSheet", object_id=str(sheet.pk))
+    assert AuditLog.objects.filter(
+        tournament=copy, object_type="ScoreSheet", object_id=str(sheet.pk)
+    )
     again = json.loads(backup_bytes(copy))
     original = json.loads(data)
     again["tournament"]["slug"] = original["tournament"]["slug"]

@@ -71,7 +71,7 @@ def test_a_seed_that_is_not_a_plain_number_plans_with_seed_zero(desk_client, sea
 
 
 def test_a_csv_with_a_nul_byte_is_reported_row_by_row_never_half_imported(tournament):
-    rows = read_table_file("teilnehmer.csv", "Name;Startnummer\nAnna;\nBe\x00rnd;\nCarla;\n".encode())
+    rows = read_table_file("teilnehmer.csv", b"Name;Startnummer\nAnna;\nBe\x00rnd;\nCarla;\n")
     competition = tournament.competitions.get(mode="singles")
     report = import_entrants(competition, rows)
     assert [e.name for e in report.created] == ["Anna", "Carla"]
@@ -87,7 +87,7 @@ def test_a_start_number_too_big_for_the_database_is_a_reason_not_an_error(tourna
 
 
 def test_the_import_page_reports_a_nul_csv_upload(desk_client, tournament):
-    upload = SimpleUploadedFile("t.csv", "Name\nAnna\nBe\x00rnd\n".encode())
+    upload = SimpleUploadedFile("t.csv", b"Name\nAnna\nBe\x00rnd\n")
     url = reverse("desk:entrants_import", args=[tournament.slug, "singles"])
     response = desk_client.post(url, {"file": upload})
     assert response.status_code == 200 and "Nullzeichen" in response.content.decode()
@@ -109,9 +109,7 @@ def error_log(tmp_path, settings):
 
 
 @pytest.mark.urls("tests.web.boom_urls")
-def test_a_server_error_shows_what_to_do_and_is_logged_with_the_request(
-    client, orga, error_log
-):
+def test_a_server_error_shows_what_to_do_and_is_logged_with_the_request(client, orga, error_log):
     client.raise_request_exception = False
     client.force_login(orga)
     response = client.post("/boom/", {"g1-bid": "230", "password": "geheim"})

@@ -11,9 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def attempt(client, username: str, password: str, ip: str = "192.168.1.30"):
-    return client.post(
-        "/anmelden/", {"username": username, "password": password}, REMOTE_ADDR=ip
-    )
+    return client.post("/anmelden/", {"username": username, "password": password}, REMOTE_ADDR=ip)
 
 
 def test_a_few_wrong_passwords_lock_the_login_with_a_clear_message(client, seated, orga):

@@ -81,10 +81,7 @@ def test_each_desk_url_as_each_role(client, world, entry, role):
         client.force_login(world[role])
     url = entry.url(t)
     before = state(t)
-    if entry.method == "GET":
-        response = client.get(url)
-    else:
-        response = client.post(url, entry.data(t))
+    response = client.get(url) if entry.method == "GET" else client.post(url, entry.data(t))
     allowed = expected(entry, role)
     assert response.status_code in allowed, (entry.label, role, response.status_code)
     if role == "anonymous":
@@ -211,7 +208,9 @@ def test_the_upgrade_makes_staff_organisers_of_existing_tournaments(db):
 
     from django.apps import apps
 
-    migration = import_module("binokel_tournament.migrations.0002_membership_audit_restore_timestamps")
+    migration = import_module(
+        "binokel_tournament.migrations.0002_membership_audit_restore_timestamps"
+    )
     User = get_user_model()
     admin = User.objects.create_user("admin", is_staff=True, is_superuser=True)
     User.objects.create_user("kasse")

@@ -175,9 +175,7 @@ class Command(BaseCommand):
         self.stdout.write(f"  Fehlerprotokoll / error log: {settings.ERROR_LOG_FILE}")
         self.stdout.write(f"  Sicherungen / backups:       {settings.BACKUP_DIR}")
         if not get_user_model().objects.filter(is_active=True).exists():
-            self.stdout.write(
-                "  Noch kein Konto / no account yet: python manage.py organiser NAME"
-            )
+            self.stdout.write("  Noch kein Konto / no account yet: python manage.py organiser NAME")
         self.stdout.write("  Beenden / stop: Strg+C / Ctrl+C")
         self.stdout.flush()
 
