@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 REPO = Path(__file__).resolve().parents[1]
 PORTS = range(8100, 8200)  # this branch's range; loopback only
@@ -135,6 +137,10 @@ class Desk:
     def __init__(self, base: str, username: str, password: str = PASSWORD) -> None:
         self.base = base
         self.http = requests.Session()
+        # a page may be fetched again when a kept-alive connection was closed meanwhile; a
+        # save (POST) never is: that is the caller's decision
+        retry = Retry(total=3, connect=3, read=0, allowed_methods={"GET"}, backoff_factor=0.2)
+        self.http.mount("http://", HTTPAdapter(max_retries=retry))
         page = self.http.get(f"{base}/anmelden/", timeout=30)
         token = CSRF.search(page.text)
         assert token, page.text[:500]
