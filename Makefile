@@ -34,7 +34,7 @@ demo: install
 	$(PY) manage.py demo
 
 run: demo
-	@echo "Desk: http://$(HOST)/desk/  (login: orga / binokel)   Public: http://$(HOST)/"
+	@echo "Desk: http://$(HOST)/desk/  (demo login orga / binokel, second desk kasse / binokel: this computer only - make hall refuses these)   Public: http://$(HOST)/"
 	$(PY) manage.py runserver $(HOST)
 
 # The evening in the hall: migrate, then serve to the hall's network on port 8000 (gunicorn,

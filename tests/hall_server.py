@@ -4,6 +4,8 @@ desk client (logs in, opens a sheet, saves it) that counts what the server ackno
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import signal
@@ -28,6 +30,11 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
+def entries_digest(entries: dict[str, str]) -> str:
+    """As ``manage.py verify`` prints a sheet's stored entries."""
+    return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def free_port() -> int:
     for port in PORTS:
         with socket.socket() as probe:
@@ -39,7 +46,7 @@ def free_port() -> int:
     raise RuntimeError("no free port in 8100-8199")
 
 
-def manage(env: dict[str, str], *args: str, timeout: float = 300) -> str:
+def manage(env: dict[str, str], *args: str, timeout: float = 300, check: bool = True) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=REPO,
@@ -48,7 +55,7 @@ def manage(env: dict[str, str], *args: str, timeout: float = 300) -> str:
         text=True,
         timeout=timeout,
     )
-    if done.returncode:
+    if done.returncode and check:
         raise RuntimeError(f"manage.py {' '.join(args)}: {done.stderr[-2000:]}")
     return done.stdout
 

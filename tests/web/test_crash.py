@@ -36,8 +36,6 @@ class Ledger:
 
 
 def desk_loop(desk, slug, tables, entries_for, ledger, stop, seed):
-    from binokel_tournament.management.commands.verify import entries_digest
-
     rng = random.Random(seed)
     while not stop.is_set():
         table = rng.choice(tables)
@@ -46,7 +44,7 @@ def desk_loop(desk, slug, tables, entries_for, ledger, stop, seed):
         # acknowledged save makes exactly one new version
         entries = {**entries_for(table, rng.randrange(10_000)), "written-total-c1": str(seed)}
         seed += 1_000
-        digest = entries_digest(entries)
+        digest = hall_server.entries_digest(entries)
         try:
             version, token = desk.open_sheet(path)
             with ledger.lock:
