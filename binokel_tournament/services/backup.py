@@ -723,6 +723,9 @@ class AutoBackups:
 
     def request(self, tournament_id: int) -> None:
         since = time.time()  # after the commit: a backup started later holds the change
+        if os.environ.get(WORKER_ENV):  # the hall's backup process writes it
+            mark_pending(tournament_id, since)
+            return
         if not getattr(settings, "BACKUP_IN_BACKGROUND", True):
             self._write(tournament_id, since)
             return
@@ -787,4 +790,56 @@ class AutoBackups:
 
 
 auto_backups = AutoBackups()
+
+# --- the hall's backup process ---------------------------------------------------------------
+# Under gunicorn the backups are written by one process of their own at a lower priority
+# (manage.py hall starts it): a backup of a big tournament takes a second or two of CPU, which
+# in a web worker would hold up that worker's requests. The web workers only leave a note.
+
+WORKER_ENV = "BINOKEL_BACKUP_PROCESS"
+
+
+def pending_folder() -> Path:
+    return Path(settings.BACKUP_DIR) / ".pending"
+
+
+def mark_pending(tournament_id: int, since: float) -> None:
+    """Note that the tournament needs a backup holding changes up to ``since``."""
+    write_atomically(pending_folder() / str(tournament_id), repr(since).encode())
+
+
+def backup_process_loop(stop: threading.Event, poll: float = 0.5) -> None:
+    """Write the backups that the web workers noted, coalescing notes per tournament and
+    keeping BACKUP_MIN_INTERVAL between two backups of one tournament, until ``stop``."""
+    from django.db import connections
+
+    last: dict[int, float] = {}
+    interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+    while not stop.is_set():
+        folder = pending_folder()
+        notes = sorted(folder.iterdir()) if folder.is_dir() else []
+        for note in notes:
+            if not note.name.isdigit():
+                continue
+            tournament_id = int(note.name)
+            if time.monotonic() - last.get(tournament_id, -interval) < interval:
+                continue
+            try:
+                text = note.read_text()
+                since = float(text)
+            except (OSError, ValueError):
+                continue
+            try:
+                write_auto_backup(tournament_id, since)
+            except Exception:
+                logger.exception("automatic backup of tournament %s failed", tournament_id)
+            finally:
+                connections.close_all()
+            last[tournament_id] = time.monotonic()
+            with suppress(OSError):
+                if note.read_text() == text:  # no newer note came in meanwhile
+                    note.unlink()
+        stop.wait(poll)
+
+
 atexit.register(auto_backups.flush)

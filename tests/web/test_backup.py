@@ -285,3 +285,34 @@ def test_the_server_writes_backups_in_the_background_and_coalesces_a_burst(
     files = backup.list_backups(t.slug)
     assert 1 <= len(files) <= 2  # the burst shares one backup (a second if it came in late)
     assert json.loads(files[0].read_bytes())["tournament"]["slug"] == t.slug
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_the_hall_server_a_process_of_its_own_writes_the_backups(
+    settings, tmp_path, orga, monkeypatch
+):
+    import threading
+
+    from .conftest import make_tournament, member
+
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_MIN_INTERVAL = 0
+    monkeypatch.setenv(backup.WORKER_ENV, "1")
+    t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
+    member(t, orga)
+    backup.auto_backups.request(t.pk)  # a web worker only leaves a note
+    assert backup.list_backups(t.slug) == []
+    assert (backup.pending_folder() / str(t.pk)).exists()
+    stop = threading.Event()
+    writer = threading.Thread(target=backup.backup_process_loop, args=(stop, 0.05))
+    writer.start()
+    try:
+        for _ in range(200):
+            if backup.list_backups(t.slug):
+                break
+            stop.wait(0.05)
+    finally:
+        stop.set()
+        writer.join(timeout=30)
+    assert len(backup.list_backups(t.slug)) == 1
+    assert not (backup.pending_folder() / str(t.pk)).exists()

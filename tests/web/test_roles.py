@@ -106,6 +106,10 @@ def test_a_helper_sees_no_organiser_links(client, world):
     client.force_login(world["helper"])
     page = client.get(f"/desk/{world['t'].slug}/").content.decode()
     assert "/mitglieder/" not in page and "/einstellungen/" not in page
+    seating = client.get(f"/desk/{world['t'].slug}/spielplan/").content.decode()
+    assert "Spielplan erstellen" not in seating and "/sperren/" not in seating
+    entrants = client.get(f"/desk/{world['t'].slug}/teilnehmer/singles/").content.decode()
+    assert "/import/" not in entrants and "teilnehmer-bearbeiten" not in entrants
     client.force_login(world["organiser"])
     page = client.get(f"/desk/{world['t'].slug}/").content.decode()
     assert "/mitglieder/" in page and "/sicherung/" in page

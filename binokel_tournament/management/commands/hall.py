@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
 
 from ...models import Membership, Role
+from ...services import backup
 from ...services.demo import DEMO_PASSWORD
 from ..passwords import ask_new_password, checked, password_from_file
 
@@ -105,7 +107,22 @@ class Command(BaseCommand):
         if opts["check"]:
             return
         connections.close_all()  # the workers open their own
-        self._serve(host, port, opts["workers"], opts["threads"])
+        writer = self._start_backup_process()
+        try:
+            self._serve(host, port, opts["workers"], opts["threads"])
+        finally:
+            writer.terminate()
+            writer.wait(timeout=60)
+
+    def _start_backup_process(self) -> subprocess.Popen[bytes]:
+        """The automatic backups are written by a process of their own at a lower priority;
+        the web workers only leave it a note (services.backup)."""
+        os.environ[backup.WORKER_ENV] = "1"
+        return subprocess.Popen(
+            [sys.executable, "-m", "django", "backup_process"],
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": "binokel_tournament.settings"},
+            preexec_fn=lambda: os.nice(10),  # noqa: PLW1509 - only lowers its own priority
+        )
 
     def _require_migrated(self) -> None:
         executor = MigrationExecutor(connections["default"])
