@@ -4,6 +4,9 @@ saves a draft and confirms the full sheet (then corrects it, once its tables are
 saves/s, the latency of a save (p50, p95, max), errors, and a final check that the stored points
 equal the points re-scored from the stored games and that every acknowledged save is stored.
 
+Each desk waits a think time before each save (``--think``, default 1 s: a person typing a
+sheet takes minutes; ``--think 0`` measures the server saturated).
+
 Run:  .venv/bin/python benchmarks/load.py --desks 20 --seconds 60
       DATABASE_URL=postgres://postgres@127.0.0.1:5432/binokel_night_load \\
           .venv/bin/python benchmarks/load.py --desks 20 --seconds 60
@@ -80,7 +83,7 @@ class Stats:
         self.last_ack: dict[int, tuple[int, str]] = {}  # table -> (version, entries digest)
 
 
-def desk_run(desk, slug, tables, variants, stats, deadline, number) -> None:
+def desk_run(desk, slug, tables, variants, stats, deadline, number, think) -> None:
     rng = random.Random(number)
     passes = 0
     while time.monotonic() < deadline:
@@ -96,6 +99,8 @@ def desk_run(desk, slug, tables, variants, stats, deadline, number) -> None:
                 draft = {k: v for k, v in full.items() if k.split("-")[0] in keep}
                 steps.insert(0, (draft, False))
             for entries, confirm in steps:
+                if think:  # the desk types (much faster than a person would)
+                    time.sleep(rng.uniform(0.5, 1.5) * think)
                 try:
                     version, token = desk.open_sheet(path)
                     start = time.perf_counter()
@@ -125,6 +130,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--entrants", type=int, default=300)
     parser.add_argument("--workers", type=int, default=None, help="default: the hall's")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a desk types before each save (0: as fast as the server answers)",
+    )
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="binokel-load-"))
@@ -140,7 +151,7 @@ def main() -> None:
     print(
         f"database: {'PostgreSQL' if url.startswith('postgres') else 'SQLite (WAL)'}; "
         f"{args.entrants} entrants, {len(table_ids)} score sheets, {args.desks} desks, "
-        f"{args.seconds:.0f} s"
+        f"{args.seconds:.0f} s, think time {args.think:g} s per save"
     )
     stats = Stats()
     with hall_server.running(env, workers=args.workers) as server:
@@ -153,7 +164,7 @@ def main() -> None:
         threads = [
             threading.Thread(
                 target=desk_run,
-                args=(desks[d], slug, share[d], variants, stats, deadline, d + 1),
+                args=(desks[d], slug, share[d], variants, stats, deadline, d + 1, args.think),
             )
             for d in range(args.desks)
         ]
