@@ -87,6 +87,10 @@ def test_gunicorn_serves_the_desk_and_its_static_files_with_debug_off():
     with hall_server.data_folder() as folder:
         env = hall_server.server_env(hall_server.sqlite_database(folder), folder, DEBUG="1")
         hall_server.manage(env, "migrate", "--noinput", "-v0")
+        import sqlite3
+
+        with sqlite3.connect(folder / "hall.sqlite3") as db:  # WAL: pages read while a desk writes
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         with hall_server.running(env, workers=2) as server:
             css = requests.get(server.url + "/static/binokel/desk.css", timeout=10)
             assert css.status_code == 200 and "text/css" in css.headers["Content-Type"]
@@ -101,3 +105,11 @@ def test_gunicorn_serves_the_desk_and_its_static_files_with_debug_off():
             assert desk.status_code == 302 and "/anmelden/" in desk.headers["Location"]
             stranger = requests.get(server.url + "/", headers={"Host": "evil.example"}, timeout=10)
             assert stranger.status_code == 400
+
+
+def test_sqlite_waits_for_the_write_lock_instead_of_failing(settings):
+    options = settings.DATABASES["default"].get("OPTIONS", {})
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("the PostgreSQL pass")
+    assert options["transaction_mode"] == "IMMEDIATE"
+    assert options["timeout"] >= 10 and "journal_mode=WAL" in options["init_command"]
