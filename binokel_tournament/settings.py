@@ -208,7 +208,7 @@ LOGGING: dict[str, object] = {
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(DATA_DIR / "backups"))).resolve()
 BACKUP_KEEP = env_int("BACKUP_KEEP", 50)
 BACKUP_AUTO = env_bool("BACKUP_AUTO", True)
-BACKUP_MIN_INTERVAL = env_int("BACKUP_MIN_INTERVAL", 5)  # seconds between two of a tournament
+BACKUP_MIN_INTERVAL = env_int("BACKUP_MIN_INTERVAL", 20)  # seconds between two of a tournament
 BACKUP_IN_BACKGROUND = True  # the tests write them in the saving thread instead
 
 AUTH_PASSWORD_VALIDATORS = [
