@@ -130,6 +130,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--entrants", type=int, default=300)
     parser.add_argument("--workers", type=int, default=None, help="default: the hall's")
+    parser.add_argument("--threads", type=int, default=None, help="default: the hall's (4)")
     parser.add_argument(
         "--think",
         type=float,
@@ -154,9 +155,9 @@ def main() -> None:
         f"{args.seconds:.0f} s, think time {args.think:g} s per save"
     )
     stats = Stats()
-    with hall_server.running(env, workers=args.workers) as server:
+    with hall_server.running(env, workers=args.workers, threads=args.threads) as server:
         workers = args.workers or "default"
-        print(f"hall server: {server.url} (workers: {workers}, 4 threads each)")
+        print(f"hall server: {server.url} (workers: {workers}, {args.threads or 4} threads each)")
         desks = [hall_server.Desk(server.url, f"desk{d + 1}") for d in range(args.desks)]
         share = [table_ids[d :: args.desks] for d in range(args.desks)]
         start = time.monotonic()

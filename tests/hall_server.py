@@ -99,11 +99,16 @@ class Server:
 
 
 def start(
-    env: dict[str, str], port: int, workers: int | None = None, timeout: float = 60
+    env: dict[str, str],
+    port: int,
+    workers: int | None = None,
+    timeout: float = 60,
+    threads: int | None = None,
 ) -> Server:
     log = Path(env["DATA_DIR"]) / f"hall-{port}.log"
     args = [sys.executable, "manage.py", "hall", "--host", "127.0.0.1", "--port", str(port)]
     args += ["--noinput", *(["--workers", str(workers)] if workers else [])]
+    args += ["--threads", str(threads)] if threads else []
     with open(log, "ab") as out:
         process = subprocess.Popen(
             args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
@@ -124,8 +129,10 @@ def start(
 
 
 @contextmanager
-def running(env: dict[str, str], workers: int | None = None) -> Iterator[Server]:
-    server = start(env, free_port(), workers)
+def running(
+    env: dict[str, str], workers: int | None = None, threads: int | None = None
+) -> Iterator[Server]:
+    server = start(env, free_port(), workers, threads=threads)
     try:
         yield server
     finally:
