@@ -1,12 +1,13 @@
-# Binokel tournament manager — the two commands of the README:
+# Binokel tournament manager — the commands of the README:
 #   make run    set up .venv, migrate, load the demo tournament, serve http://127.0.0.1:8000/
 #   make test   install what the tests need (Python extras, Debian's chromium) and run them all
+#   make hall   the evening: serve the desk to the hall's network (gunicorn, DEBUG off)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run install install-test system-test-deps test lint demo bench messages fixtures
+.PHONY: run hall install install-test system-test-deps test lint demo bench load messages fixtures
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,8 +34,15 @@ demo: install
 	$(PY) manage.py demo
 
 run: demo
-	@echo "Desk: http://$(HOST)/desk/  (login: orga / binokel)   Public: http://$(HOST)/"
+	@echo "Desk: http://$(HOST)/desk/  (demo login orga / binokel, second desk kasse / binokel: this computer only - make hall refuses these)   Public: http://$(HOST)/"
 	$(PY) manage.py runserver $(HOST)
+
+# The evening in the hall: migrate, then serve to the hall's network on port 8000 (gunicorn,
+# WhiteNoise, DEBUG off); prints the addresses for the phones. Refuses demo passwords.
+HALL_ARGS ?=
+hall: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py hall $(HALL_ARGS)
 
 test: install-test
 	$(PY) -m pytest
@@ -50,6 +58,11 @@ bench: install
 	$(PY) benchmarks/desk.py
 	$(PY) benchmarks/exports.py
 	$(PY) benchmarks/scale.py
+
+# 20 desks saving and confirming through the hall server on loopback (SQLite; set DATABASE_URL
+# for PostgreSQL)
+load: install-test
+	$(PY) benchmarks/load.py --desks 20 --seconds 60
 
 # The catalogues are sorted by msgid and carry no source locations, so that branches which add
 # messages merge cleanly. The desk's German is the source language: only English is a catalogue.

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from . import models
 
@@ -18,7 +21,24 @@ admin.site.register(models.Table)
 admin.site.register(models.ScoreSheet)
 
 
+@admin.register(models.Membership)
+class MembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["tournament", "user", "role"]
+    list_filter = ["role", "tournament"]
+
+
 @admin.register(models.AuditLog)
 class AuditLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["at", "user", "action", "object_type", "object_id"]
+    """Read-only for everybody, superusers included: the audit log is evidence."""
+
+    list_display = ["at", "tournament", "user", "action", "object_type", "object_id"]
     list_filter = ["action"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

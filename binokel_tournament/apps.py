@@ -6,3 +6,8 @@ class BinokelTournamentConfig(AppConfig):
     name = "binokel_tournament"
     verbose_name = _("Binokel-Turnier")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import signals
+
+        signals.connect_lockout_signal()

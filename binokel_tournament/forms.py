@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS, GameKind, RuleSet, ScoringError
 
-from .models import Entrant, Mode, Round, ScoreSheet, Tournament
+from .models import Entrant, Mode, Role, Round, ScoreSheet, Tournament
 from .services.errors import active_language
 from .services.registration import NumberingScheme
 
@@ -381,5 +381,27 @@ class NumberingForm(forms.Form):
         label=_("Los-Nummer"),
         required=False,
         min_value=0,
+        max_value=999_999_999,
         help_text=_("leer lassen für eine neue Auslosung"),
+    )
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(label=_("Benutzername"), max_length=150)
+    role = forms.ChoiceField(label=_("Rolle"), choices=Role.choices, initial=Role.HELPER)
+    password = forms.CharField(
+        label=_("Passwort (nur für ein neues Konto)"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+    )
+
+
+class RestoreForm(forms.Form):
+    file = forms.FileField(label=_("Sicherung (.json)"))
+    slug = forms.SlugField(
+        label=_("Kurzname des eingespielten Turniers"),
+        required=False,
+        max_length=80,
+        help_text=_("leer lassen: der Kurzname aus der Sicherung"),
     )

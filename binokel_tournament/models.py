@@ -1,6 +1,8 @@
 """Data model: Tournament → Competition → Entrant; Tournament → Round → Table → Seat;
-Table → ScoreSheet → Game → PartyResult. Points are stored when a sheet is saved; standings
-aggregate stored points in SQL and never re-score games per request."""
+Table → ScoreSheet → Game → PartyResult; Tournament → Membership (user, role). Points are
+stored when a sheet is saved; standings aggregate stored points in SQL and never re-score games
+per request. Timestamps that a backup carries are plain defaults (not auto_now_add), so a
+restore keeps them."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSet, get_preset
@@ -58,7 +61,7 @@ class Tournament(models.Model):
         help_text=_("Ein Spielzettel muss von einer zweiten Person bestätigt werden."),
     )
     public_pages = models.BooleanField(_("Öffentliche Seiten"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]
@@ -115,7 +118,7 @@ class Entrant(models.Model):
     withdrawn = models.BooleanField(_("abgemeldet"), default=False)
     late = models.BooleanField(_("nachgemeldet"), default=False)
     unranked = models.BooleanField(_("außer Konkurrenz"), default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["competition", "start_number"]
@@ -297,17 +300,66 @@ class PartyResult(models.Model):
         return f"{self.game} – {self.entrant}: {self.points}"
 
 
+class Role(models.TextChoices):
+    """What a member may do in a tournament (services.access lists the actions per role)."""
+
+    ORGANISER = "organiser", _("Turnierleitung")
+    HELPER = "helper", _("Helfer/in am Turniertisch")
+
+
+class Membership(models.Model):
+    """A user belongs to a tournament with a role; desk pages need a membership."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("Rolle"), max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_membership_per_user")
+        ]
+        verbose_name = _("Mitglied")
+        verbose_name_plural = _("Mitglieder")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.user} ({self.get_role_display()})"
+
+
+class AuditLogIsReadOnly(Exception):
+    """An audit entry, once written, is never changed or deleted (only a whole tournament's
+    removal takes its log with it)."""
+
+
+class AuditLogQuerySet(models.QuerySet["AuditLog"]):
+    def update(self, **kwargs: Any) -> int:
+        raise AuditLogIsReadOnly("audit entries cannot be changed")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AuditLogIsReadOnly("audit entries cannot be deleted")
+
+
 class AuditLog(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit_log")
+    """Who did what, when, before and after. Events of the installation rather than of one
+    tournament (logins, failed logins, lock-outs) have no tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="audit_log", null=True, blank=True
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=60)
     object_type = models.CharField(max_length=60)
     object_id = models.CharField(max_length=60)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+
+    objects = AuditLogQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-id"]
@@ -316,3 +368,11 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not self._state.adding:
+            raise AuditLogIsReadOnly("audit entries cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AuditLogIsReadOnly("audit entries cannot be deleted")

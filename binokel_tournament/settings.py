@@ -1,8 +1,13 @@
 """Settings from the environment with typed helpers and safe defaults for local use.
 
+- ``DATA_DIR``: the data folder (default ``db/`` in the checkout): the SQLite file, the secret
+  key, the error log (``logs/errors.log``) and the automatic backups (``backups/``).
 - ``DATABASE_URL``: e.g. ``postgres://postgres@127.0.0.1:5432/binokel``; default an SQLite file
-  ``db/binokel.sqlite3`` in the repo.
-- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS`` (comma separated).
+  ``binokel.sqlite3`` in the data folder (WAL mode, immediate write transactions, a busy
+  timeout: several desks saving at once wait for each other instead of failing).
+- ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma separated).
+- ``BACKUP_DIR`` (default ``DATA_DIR/backups``, e.g. a USB stick), ``BACKUP_KEEP`` (how many
+  automatic backups per tournament are kept, default 50).
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -36,6 +42,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value.isascii() and value.isdigit() else default
+
+
 def local_secret_key(path: Path) -> str:
     """A random key kept beside the SQLite file, made on first start: never a key that is
     the same on every machine, and no setting an organiser has to know about."""
@@ -46,9 +57,12 @@ def local_secret_key(path: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "db"))).resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
 # Off unless asked for: the public pages may be opened from phones in the hall.
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(BASE_DIR / "db" / "secret_key")
+SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(DATA_DIR / "secret_key")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -62,6 +76,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_htmx",
+    "axes",
     "binokel_tournament",
 ]
 
@@ -70,12 +85,21 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "binokel_tournament.middleware.DeskLocaleMiddleware",
+    "binokel_tournament.middleware.RejectNullCharactersMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last, as django-axes asks: locked-out logins get its page
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # first: refuses a locked-out username (on this device) before the password is checked
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "binokel_tournament.urls"
@@ -98,21 +122,29 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "binokel_tournament.wsgi.application"
 
-_default_sqlite = BASE_DIR / "db" / "binokel.sqlite3"
+_default_sqlite = DATA_DIR / "binokel.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"), conn_max_age=0
     )
 }
+# SQLite holds several desks: WAL lets pages read while a sheet is written; every write
+# transaction starts IMMEDIATE (takes the write lock up front, so two saves queue instead of
+# one failing with "database is locked" when it upgrades a read lock); a waiting save gives
+# up only after SQLITE_BUSY_TIMEOUT seconds. synchronous=FULL: a commit is on disk before the
+# desk sees "gespeichert", so a killed server or a power cut loses nothing acknowledged.
+SQLITE_BUSY_TIMEOUT = env_int("SQLITE_BUSY_TIMEOUT", 20)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several desks on one laptop: write-ahead log (readers never wait for a writer), write
     # transactions that take the lock when they begin (no deadlocked upgrade), and a busy
     # timeout, so concurrent saves wait their turn instead of failing.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        timeout=20,
-        transaction_mode="IMMEDIATE",
-        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        {
+            "timeout": SQLITE_BUSY_TIMEOUT,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
+        }
     )
     # Tests use a file too (not shared-cache memory, which fails at once with "table is locked"
     # when the live server's threads write concurrently instead of waiting); one per test
@@ -122,8 +154,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-
-AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = []
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("Deutsch")), ("en", _("Englisch"))]
@@ -142,6 +172,61 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "desk:home"
 LOGOUT_REDIRECT_URL = "public:home"
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from
+# one device, that username is locked on that device for AXES_COOLOFF_TIME; the organiser (desk
+# page "Mitglieder") or the admin unlocks it earlier. Locking username and device together means
+# a prankster's phone in the hall cannot lock the organiser out of the desk laptop.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
+AXES_VERBOSE = False
+
+# Errors: a rotating file in the data folder with the request and the traceback.
+LOG_DIR = DATA_DIR / "logs"
+LOG_DIR.mkdir(parents=True, exist_ok=True)
+ERROR_LOG_FILE = LOG_DIR / "errors.log"
+LOGGING: dict[str, object] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "request": {"()": "binokel_tournament.logs.RequestFormatter"},
+        "short": {"format": "%(asctime)s %(levelname)s %(message)s"},
+    },
+    "handlers": {
+        "error_file": {
+            "class": "logging.handlers.RotatingFileHandler",
+            "filename": str(ERROR_LOG_FILE),
+            "maxBytes": 2_000_000,
+            "backupCount": 5,
+            "encoding": "utf-8",
+            "delay": True,
+            "level": "ERROR",
+            "formatter": "request",
+        },
+        "error_console": {"class": "logging.StreamHandler", "level": "ERROR", "formatter": "short"},
+    },
+    "loggers": {
+        "django.request": {"handlers": ["error_file", "error_console"], "level": "ERROR"},
+        "binokel": {"handlers": ["error_file", "error_console"], "level": "ERROR"},
+    },
+}
+
+# Automatic backups after every confirmed sheet and every seating change (services.backup).
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(DATA_DIR / "backups"))).resolve()
+BACKUP_KEEP = env_int("BACKUP_KEEP", 50)
+BACKUP_AUTO = env_bool("BACKUP_AUTO", True)
+BACKUP_MIN_INTERVAL = env_int("BACKUP_MIN_INTERVAL", 20)  # seconds between two of a tournament
+BACKUP_IN_BACKGROUND = True  # the tests write them in the saving thread instead
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")

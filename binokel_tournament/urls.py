@@ -1,14 +1,36 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
-from .views import desk, public, sheets
+from .views import desk, organiser, public, sheets
 from .views import exports as export_views
+
+
+class NumberConverter:
+    """A database id or a round number: at most 18 digits (Django's ``int`` takes any length,
+    and a 30-digit id overflows SQLite: a 500 instead of a 404)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(NumberConverter, "num")
+
+handler400 = "binokel_tournament.views.errors.bad_request"
+handler403 = "binokel_tournament.views.errors.permission_denied"
+handler404 = "binokel_tournament.views.errors.page_not_found"
+handler500 = "binokel_tournament.views.errors.server_error"
 
 desk_patterns = (
     [
         path("", desk.home, name="home"),
         path("neu/", desk.tournament_new, name="tournament_new"),
+        path("sicherung-einspielen/", organiser.restore_upload, name="restore_upload"),
         path("<slug:slug>/", desk.dashboard, name="dashboard"),
         path("<slug:slug>/einstellungen/", desk.tournament_edit, name="tournament_edit"),
         path("<slug:slug>/teilnehmer/<str:mode>/", desk.entrants, name="entrants"),
@@ -17,20 +39,27 @@ desk_patterns = (
             desk.entrants_import,
             name="entrants_import",
         ),
-        path("<slug:slug>/teilnehmer-bearbeiten/<int:pk>/", desk.entrant_edit, name="entrant_edit"),
+        path("<slug:slug>/teilnehmer-bearbeiten/<num:pk>/", desk.entrant_edit, name="entrant_edit"),
         path("<slug:slug>/startnummern/", desk.renumber, name="renumber"),
         path("<slug:slug>/spielplan/", desk.seating_view, name="seating"),
-        path("<slug:slug>/durchgang/<int:number>/sperren/", desk.round_lock, name="round_lock"),
+        path("<slug:slug>/durchgang/<num:number>/sperren/", desk.round_lock, name="round_lock"),
         path("<slug:slug>/ergebnisse/", desk.overview, name="overview"),
-        path("<slug:slug>/zettel/<int:table_id>/", sheets.sheet, name="sheet"),
-        path("<slug:slug>/zettel/<int:table_id>/pruefen/", sheets.sheet_check, name="sheet_check"),
+        path("<slug:slug>/zettel/<num:table_id>/", sheets.sheet, name="sheet"),
+        path("<slug:slug>/zettel/<num:table_id>/pruefen/", sheets.sheet_check, name="sheet_check"),
         path(
-            "<slug:slug>/zettel/<int:table_id>/verwerfen/",
+            "<slug:slug>/zettel/<num:table_id>/verwerfen/",
             sheets.sheet_discard,
             name="sheet_discard",
         ),
         path("<slug:slug>/rangliste/<str:mode>/", desk.standings, name="standings"),
         path("<slug:slug>/protokoll/", desk.audit, name="audit"),
+        path("<slug:slug>/mitglieder/", organiser.member_list, name="members"),
+        path("<slug:slug>/sicherung/", organiser.backups, name="backups"),
+        path(
+            "<slug:slug>/sicherung/herunterladen/",
+            organiser.backup_download,
+            name="backup_download",
+        ),
         path("<slug:slug>/export/pdf/<str:kind>/", export_views.pdf, name="export_pdf"),
         path("<slug:slug>/export/excel/", export_views.xlsx, name="export_xlsx"),
         path("<slug:slug>/export/csv/<str:table>/", export_views.csv, name="export_csv"),

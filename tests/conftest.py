@@ -9,10 +9,15 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Passwords in tests need no million PBKDF2 rounds (about 0.4 s per user otherwise)."""
+    """Passwords in tests need no million PBKDF2 rounds (about 0.4 s per user otherwise).
+    Automatic backups go to a folder of the test run, written in the saving thread."""
+    import tempfile
+
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.BACKUP_DIR = tempfile.mkdtemp(prefix="binokel-test-backups-")
+    settings.BACKUP_IN_BACKGROUND = False
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -10,7 +10,7 @@ from ..models import AuditLog, Tournament
 
 
 def audit_entry(
-    tournament: Tournament,
+    tournament: Tournament | None,
     user: AbstractBaseUser | AnonymousUser | None,
     action: str,
     obj: Any,
@@ -30,7 +30,7 @@ def audit_entry(
 
 
 def log_action(
-    tournament: Tournament,
+    tournament: Tournament | None,
     user: AbstractBaseUser | AnonymousUser | None,
     action: str,
     obj: Any,

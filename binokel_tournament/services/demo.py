@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Mode, Tournament
+from ..models import Membership, Mode, Role, Tournament
 from .errors import DeskError
 from .registration import create_tournament, register_entrants
 from .seating import generate_seating
@@ -99,7 +99,8 @@ CLUBS = [
 
 
 def ensure_users() -> AbstractUser:
-    """The demo desk users: orga (admin) and kasse (second person for the double check)."""
+    """The demo desk users: orga (admin) and kasse (second person for the double check).
+    Their password is published: the hall server refuses to start while it is still set."""
     User = get_user_model()
     orga, created = User.objects.get_or_create(
         username="orga", defaults={"is_staff": True, "is_superuser": True}
@@ -112,6 +113,17 @@ def ensure_users() -> AbstractUser:
         kasse.set_password(DEMO_PASSWORD)
         kasse.save()
     return orga  # type: ignore[return-value]
+
+
+def ensure_demo_members(tournament: Tournament) -> None:
+    """orga organises the demo tournament, kasse helps at the desk (enters and confirms)."""
+    User = get_user_model()
+    for username, role in (("orga", Role.ORGANISER), ("kasse", Role.HELPER)):
+        user = User.objects.filter(username=username).first()
+        if user is not None:
+            Membership.objects.get_or_create(
+                tournament=tournament, user=user, defaults={"role": role}
+            )
 
 
 def _names(rng: random.Random, count: int) -> list[str]:
@@ -160,6 +172,7 @@ def create_demo(
     existing = Tournament.objects.filter(slug=slug).first()
     user = ensure_users()
     if existing is not None:
+        ensure_demo_members(existing)
         return existing, False
     if singles < 0 or pairs < 0 or not singles + pairs:
         raise DeskError(_("Die Demo braucht Teilnehmer in mindestens einer Wertung."))
@@ -172,7 +185,9 @@ def create_demo(
             date=date(2026, 11, 28),
             venue="Gemeindehaus St. Martin, Esslingen",
             modes=modes,
+            creator=user,
         )
+        ensure_demo_members(tournament)
         competitions = {c.mode: c for c in tournament.competitions.all()}
         names = _names(rng, singles + 2 * pairs)
         players = [(name, "", rng.choice(CLUBS)) for name in names[:singles]]

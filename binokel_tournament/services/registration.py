@@ -1,18 +1,21 @@
-"""Tournaments and registration: entrants with start numbers, unique within a tournament."""
+"""Tournaments and registration: entrants with start numbers, unique within a tournament.
+Every change checks the acting user's role (services.access)."""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from ..models import AuditLog, Competition, Entrant, Mode, Seat, Tournament
+from ..models import AuditLog, Competition, Entrant, Membership, Mode, Role, Seat, Tournament
+from .access import Action, Actor, require, require_create_tournament
 from .audit import audit_entry, log_action
 from .errors import DeskError
 
@@ -22,8 +25,13 @@ def create_tournament(
     *,
     modes: Iterable[str] = (Mode.SINGLES, Mode.PAIRS),
     slug: str | None = None,
+    creator: Actor = None,
     **fields: object,
 ) -> Tournament:
+    """A new tournament; its ``creator`` (an account allowed to create tournaments) becomes
+    its organiser."""
+    if creator is not None:
+        require_create_tournament(creator)
     base = slug or slugify(name) or "turnier"
     candidate, n = base, 1
     while Tournament.objects.filter(slug=candidate).exists():
@@ -33,6 +41,48 @@ def create_tournament(
         tournament = Tournament.objects.create(name=name, slug=candidate, **fields)
         for mode in modes:
             Competition.objects.create(tournament=tournament, mode=mode)
+        if creator is not None:
+            Membership.objects.create(tournament=tournament, user=creator, role=Role.ORGANISER)
+            log_action(tournament, creator, "tournament.create", tournament, after={"name": name})
+    return tournament
+
+
+def update_settings(
+    tournament: Tournament,
+    user: Actor,
+    fields: dict[str, object],
+    rules_json: dict[str, object],
+    modes: Iterable[str],
+) -> Tournament:
+    """Change a tournament's settings and rules (the form has checked them against what was
+    played) and its competitions: wanted ones are added, unwanted ones without entrants go."""
+    require(user, tournament, Action.RULES)
+    before = {
+        "preset": tournament.preset,
+        "rules": tournament.rules().to_dict(),
+        "rounds": tournament.rounds,
+    }
+    wanted = set(modes)
+    with transaction.atomic():
+        for key, value in fields.items():
+            setattr(tournament, key, value)
+        tournament.rules_json = rules_json
+        tournament.save()
+        for mode in wanted:
+            Competition.objects.get_or_create(tournament=tournament, mode=mode)
+        tournament.competitions.exclude(mode__in=wanted).filter(entrants__isnull=True).delete()
+        log_action(
+            tournament,
+            user,
+            "tournament.edit",
+            tournament,
+            before,
+            {
+                "preset": tournament.preset,
+                "rules": tournament.rules().to_dict(),
+                "rounds": tournament.rounds,
+            },
+        )
     return tournament
 
 
@@ -41,6 +91,9 @@ def next_start_number(tournament: Tournament) -> int:
     return (top or 0) + 1
 
 
+logger = logging.getLogger("binokel.registration")
+
+MAX_START_NUMBER = 99_999  # far beyond any hall; keeps every number a plain integer everywhere
 NAME_MAX = Entrant._meta.get_field("name").max_length or 120
 CLUB_MAX = Entrant._meta.get_field("club").max_length or 120
 
@@ -91,15 +144,41 @@ def register_entrant(
     start_number: int | None = None,
     unranked: bool = False,
     late: bool = False,
-    user: object = None,
+    user: Actor = None,
 ) -> Entrant:
     """Register one entrant; a pair needs two names, a single player exactly one.
 
     Without ``start_number`` the next free number is taken; when another desk took it at the
     same moment, the next one is tried (the database's unique constraint decides)."""
+    require(user, competition.tournament, Action.REGISTER)
+    return _register(
+        competition,
+        name,
+        partner,
+        club,
+        start_number=start_number,
+        unranked=unranked,
+        late=late,
+        user=user,
+    )
+
+
+def _register(
+    competition: Competition,
+    name: str,
+    partner: str,
+    club: str,
+    *,
+    start_number: int | None,
+    unranked: bool,
+    late: bool,
+    user: Actor,
+) -> Entrant:
     name, partner, club = checked_names(competition, name, partner, club)
-    if start_number is not None and start_number < 1:
-        raise DeskError(_("Startnummern beginnen bei 1."), "start_number")
+    if start_number is not None and not 1 <= start_number <= MAX_START_NUMBER:
+        raise DeskError(
+            _("Startnummern gehen von 1 bis %(max)s.") % {"max": MAX_START_NUMBER}, "start_number"
+        )
     tournament = competition.tournament
     for _attempt in range(10):
         number = start_number or next_start_number(tournament)
@@ -119,7 +198,7 @@ def register_entrant(
             if start_number is not None:
                 raise _number_taken(start_number) from exc
             continue
-        log_action(tournament, user, "entrant.register", entrant, after=entrant_snapshot(entrant))  # type: ignore[arg-type]
+        log_action(tournament, user, "entrant.register", entrant, after=entrant_snapshot(entrant))
         return entrant
     raise _number_taken(number)
 
@@ -129,13 +208,14 @@ def register_entrants(
     people: Sequence[tuple[str, str, str]],
     *,
     late: bool = False,
-    user: object = None,
+    user: Actor = None,
 ) -> list[Entrant]:
     """Register many entrants at once — (name, partner, club) each, under the same rules as
     ``register_entrant`` — with the next free start numbers in the given order: all or
     nothing, in a few queries whatever their number (a big field for a rehearsal, an import
     that is known to be clean). When another desk takes a number at the same moment, the
     whole batch moves on to the next free ones."""
+    require(user, competition.tournament, Action.REGISTER)
     rows = [checked_names(competition, name, partner, club) for name, partner, club in people]
     tournament = competition.tournament
     for _attempt in range(10):
@@ -155,7 +235,7 @@ def register_entrants(
                     for i, (name, partner, club) in enumerate(rows)
                 )
                 AuditLog.objects.bulk_create(
-                    audit_entry(tournament, user, "entrant.register", e, after=entrant_snapshot(e))  # type: ignore[arg-type]
+                    audit_entry(tournament, user, "entrant.register", e, after=entrant_snapshot(e))
                     for e in entrants
                 )
         except IntegrityError:
@@ -176,9 +256,10 @@ def entrant_snapshot(entrant: Entrant) -> dict[str, object]:
     }
 
 
-def update_entrant(entrant: Entrant, user: object = None, **changes: object) -> Entrant:
+def update_entrant(entrant: Entrant, user: Actor = None, **changes: object) -> Entrant:
     """Edit an entrant under the registration rules; the start number is fixed once the
     entrant has a seat (printed plans use it)."""
+    require(user, entrant.tournament, Action.EDIT_ENTRANTS)
     before = entrant_snapshot(entrant)
     if "start_number" in changes and changes["start_number"] != entrant.start_number:
         if entrant.seats.exists():
@@ -186,8 +267,12 @@ def update_entrant(entrant: Entrant, user: object = None, **changes: object) -> 
                 _("Die Startnummer steht schon im Spielplan und kann nicht mehr geändert werden."),
                 "start_number",
             )
-        if not isinstance(changes["start_number"], int) or changes["start_number"] < 1:
-            raise DeskError(_("Startnummern beginnen bei 1."), "start_number")
+        number = changes["start_number"]
+        if not isinstance(number, int) or not 1 <= number <= MAX_START_NUMBER:
+            raise DeskError(
+                _("Startnummern gehen von 1 bis %(max)s.") % {"max": MAX_START_NUMBER},
+                "start_number",
+            )
     for key, value in changes.items():
         if isinstance(value, str):
             value = value.strip()
@@ -200,15 +285,16 @@ def update_entrant(entrant: Entrant, user: object = None, **changes: object) -> 
         raise _number_taken(entrant.start_number) from exc
     log_action(
         entrant.tournament, user, "entrant.update", entrant, before, entrant_snapshot(entrant)
-    )  # type: ignore[arg-type]
+    )
     return entrant
 
 
-def delete_entrant(entrant: Entrant, user: object = None) -> None:
+def delete_entrant(entrant: Entrant, user: Actor = None) -> None:
     """Remove an entrant registered by mistake — only while it has no seat and no result."""
+    require(user, entrant.tournament, Action.DELETE)
     if entrant.seats.exists() or entrant.results.exists():
         raise DeskError(_("Wer schon im Spielplan steht, wird abgemeldet statt gelöscht."))
-    log_action(entrant.tournament, user, "entrant.delete", entrant, entrant_snapshot(entrant))  # type: ignore[arg-type]
+    log_action(entrant.tournament, user, "entrant.delete", entrant, entrant_snapshot(entrant))
     entrant.delete()
 
 
@@ -235,11 +321,12 @@ def club_split_order(entrants: Sequence[Entrant]) -> list[Entrant]:
 
 
 def renumber(
-    tournament: Tournament, scheme: str, seed: int | None = None, user: object = None
+    tournament: Tournament, scheme: str, seed: int | None = None, user: Actor = None
 ) -> int | None:
     """Give every entrant of the tournament (Einzel and Paare alike) a new start number 1..N,
     only before any seating exists, since printed plans use the numbers. Returns the seed of a
     random draw."""
+    require(user, tournament, Action.EDIT_ENTRANTS)
     if Seat.objects.filter(table__round__tournament=tournament).exists():
         raise DeskError(
             _("Startnummern können nach der Auslosung der Tische nicht mehr geändert werden.")
@@ -264,7 +351,7 @@ def renumber(
         Entrant.objects.bulk_update(entrants, ["start_number"])
     log_action(
         tournament,
-        user,  # type: ignore[arg-type]
+        user,
         "entrants.renumber",
         tournament,
         before={str(k): v for k, v in before.items()},
@@ -342,16 +429,23 @@ def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[i
 
         if not any(str(c or "").strip() for c in row):
             continue
+        if any("\x00" in str(c or "") for c in row):
+            out.append((line, _("Die Zeile enthält ein unzulässiges Steuerzeichen (Nullzeichen).")))
+            continue
         number_text = cell("start_number")
         number: int | None = None
         if number_text:
             try:
-                number = int(number_text)
-                if number < 1:
+                number = int(number_text[:20])
+                if not 1 <= number <= MAX_START_NUMBER:
                     raise ValueError
             except ValueError:
                 out.append(
-                    (line, _("Startnummer „%(value)s“ ist keine Zahl.") % {"value": number_text})
+                    (
+                        line,
+                        _("Startnummer „%(value)s“ ist keine Zahl von 1 bis %(max)s.")
+                        % {"value": number_text[:20], "max": MAX_START_NUMBER},
+                    )
                 )
                 continue
         name = cell("name") or " ".join(filter(None, (cell("first_name"), cell("last_name"))))
@@ -363,31 +457,45 @@ def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[i
 
 
 def import_entrants(
-    competition: Competition, rows: Sequence[Sequence[object]], user: object = None
+    competition: Competition, rows: Sequence[Sequence[object]], user: Actor = None
 ) -> ImportReport:
-    """Import rows; good rows are kept, bad rows are listed with the reason. Rows that ask for
-    a start number are registered first, so an automatic number never takes one of theirs."""
+    """Import rows, all or report: every row is checked, rows that break a registration rule
+    are listed with the reason and the others registered — in one transaction, so an import
+    that fails on the way (the database refuses a value) leaves nothing half-imported and says
+    so. Rows that ask for a start number are registered first, so an automatic number never
+    takes one of theirs."""
+    require(user, competition.tournament, Action.EDIT_ENTRANTS)
     late = competition.tournament.round_set.filter(locked=True).exists()
     items = rows_to_import(rows)
     report = ImportReport(created=[], rejected=[])
     wanted = [i for i in items if isinstance(i, ImportRow) and i.start_number is not None]
     automatic = [i for i in items if isinstance(i, ImportRow) and i.start_number is None]
     report.rejected.extend(i for i in items if isinstance(i, tuple))
-    for item in wanted + automatic:
-        try:
-            report.created.append(
-                register_entrant(
-                    competition,
-                    item.name,
-                    item.partner,
-                    item.club,
-                    start_number=item.start_number,
-                    late=late,
-                    user=user,
-                )
-            )
-        except DeskError as exc:
-            report.rejected.append((item.line, exc.message))
+    try:
+        with transaction.atomic():
+            for item in wanted + automatic:
+                try:
+                    report.created.append(
+                        _register(
+                            competition,
+                            item.name,
+                            item.partner,
+                            item.club,
+                            start_number=item.start_number,
+                            unranked=False,
+                            late=late,
+                            user=user,
+                        )
+                    )
+                except DeskError as exc:
+                    report.rejected.append((item.line, exc.message))
+    except DatabaseError as exc:
+        logger.exception("import into %s stopped", competition)
+        raise DeskError(
+            _("Der Import wurde abgebrochen, es wurde niemand übernommen: %(reason)s")
+            % {"reason": str(exc)[:200]},
+            "file",
+        ) from exc
     report.rejected.sort()
     return report
 
@@ -420,4 +528,9 @@ def read_table_file(filename: str, data: bytes) -> list[list[object]]:
         dialect = csv.Sniffer().sniff(text[:2048], delimiters=";,\t")
     except csv.Error:
         dialect = csv.excel
-    return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
+    try:
+        return [list(r) for r in csv.reader(io.StringIO(text), dialect)]
+    except csv.Error as exc:  # e.g. a field longer than the csv module's limit
+        raise DeskError(
+            _("Die CSV-Datei kann nicht gelesen werden: %(reason)s") % {"reason": exc}, "file"
+        ) from exc

@@ -37,7 +37,9 @@ from ..models import (
     Tournament,
 )
 from . import sheet_fields as F
+from .access import Action, require
 from .audit import log_action
+from .backup import schedule_backup
 from .errors import DeskError, active_language
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -272,6 +274,7 @@ def save_evaluated(
     this save: the same key again is the same save (the reply was lost), answered with what was
     done then."""
     table = evaluation.layout.table
+    require(user, table.round.tournament, Action.ENTER_RESULTS)
     if submission:
         done = SubmissionReceipt.objects.filter(key=submission, table=table).first()
         if done is not None:
@@ -326,6 +329,8 @@ def _save(
         before = {"status": sheet.status, "entries": sheet.entries}
     changed = sheet.entries != entries or sheet.version == 0
     was_confirmed = sheet.status == SheetStatus.CONFIRMED
+    if was_confirmed and changed:  # a correction: organisers only
+        require(user, tournament, Action.CORRECT_RESULTS)
     valid = evaluation.valid
     # A correction of a confirmed sheet: with the double check it goes back to a draft that a
     # second person must confirm; without it, it must be valid and stays counted.
@@ -391,6 +396,8 @@ def _save(
         before,
         {"status": sheet.status, "entries": sheet.entries, "version": sheet.version},
     )
+    if was_confirmed or sheet.status == SheetStatus.CONFIRMED:
+        schedule_backup(tournament)
     return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
 
 
@@ -454,6 +461,7 @@ def keep_draft(
     nothing is unsaved then. Returns the draft kept (None: nothing to keep)."""
     if user is None or not user.is_authenticated:
         return None
+    require(user, table.round.tournament, Action.ENTER_RESULTS)
     saved = ScoreSheet.objects.filter(table=table).values_list("entries", flat=True).first()
     with transaction.atomic():
         draft = SheetDraft.objects.select_for_update().filter(table=table, user=user).first()

@@ -5,6 +5,7 @@ tables. A locked round (it has started) never changes."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ import pairing
 from scoring.tables import table_shape
 
 from ..models import Competition, Entrant, Mode, Round, ScoreSheet, Seat, Table, Tournament
+from .access import Action, Actor, require
 from .audit import log_action
+from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
 
 
@@ -142,11 +145,10 @@ def _renumber_round(round_obj: Round) -> None:
         Table.objects.filter(pk__in=pks).update(number=F("number") - RENUMBER_OFFSET + shift)
 
 
-def generate_seating(
-    competition: Competition, seed: int = 0, user: object = None
-) -> SeatingSummary:
+def generate_seating(competition: Competition, seed: int = 0, user: Actor = None) -> SeatingSummary:
     """Plan every round of a competition from scratch (no round may have started)."""
     tournament = competition.tournament
+    require(user, tournament, Action.SEATING)
     current = plan_from_db(competition)
     if current is not None and locked_rounds(tournament):
         raise DeskError(
@@ -165,13 +167,15 @@ def generate_seating(
         _write_rounds(competition, plan, from_round=0)
         _store_figures(competition, plan_figures(plan, entrants, quality, played=0))
         before = plan_snapshot(current)
-        log_action(tournament, user, "seating.generate", competition, before, plan.to_dict())  # type: ignore[arg-type]
+        log_action(tournament, user, "seating.generate", competition, before, plan.to_dict())
+        schedule_backup(tournament)
     return SeatingSummary(plan, quality)
 
 
-def replan_seating(competition: Competition, seed: int = 0, user: object = None) -> SeatingSummary:
+def replan_seating(competition: Competition, seed: int = 0, user: Actor = None) -> SeatingSummary:
     """Re-plan the rounds that have not started after withdrawals and late arrivals."""
     tournament = competition.tournament
+    require(user, tournament, Action.SEATING)
     current = plan_from_db(competition)
     if current is None:
         return generate_seating(competition, seed, user)
@@ -193,7 +197,8 @@ def replan_seating(competition: Competition, seed: int = 0, user: object = None)
         _store_figures(competition, plan_figures(plan, entrants, quality, played))
         log_action(
             tournament, user, "seating.replan", competition, current.to_dict(), plan.to_dict()
-        )  # type: ignore[arg-type]
+        )
+        schedule_backup(tournament)
     return SeatingSummary(plan, quality)
 
 
@@ -310,7 +315,8 @@ def _round_has_results(round_obj: Round) -> bool:
     return any(key.endswith(typed) for sheet in sheets.only("entries") for key in sheet.entries)
 
 
-def set_round_locked(round_obj: Round, locked: bool, user: object = None) -> None:
+def set_round_locked(round_obj: Round, locked: bool, user: Actor = None) -> None:
+    require(user, round_obj.tournament, Action.SEATING)
     if round_obj.locked == locked:
         return
     if not locked and _round_has_results(round_obj):
@@ -359,13 +365,17 @@ def seat_info(seat: Seat, companions: tuple[str, ...]) -> SeatInfo:
     )
 
 
+MAX_QUERY = 100
+START_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, list[SeatInfo]]]:
     """Find entrants by start number or (part of a) name and list their seat in every round."""
-    query = query.strip()
+    query = query.strip()[:MAX_QUERY]
     if not query:
         return []
     entrants = tournament.entrants.filter(withdrawn=False)
-    if query.isdigit():
+    if START_NUMBER.fullmatch(query):  # ASCII digits only: "²" is a digit to str.isdigit
         entrants = entrants.filter(start_number=int(query))
     else:
         from django.db.models import Q

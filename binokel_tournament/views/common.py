@@ -2,16 +2,47 @@ from __future__ import annotations
 
 import re
 
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
-from ..models import Competition, Tournament
+from ..models import Competition, Membership, Tournament
+from ..services.access import ROLE_ACTIONS, Action, NotAllowed
+
+PLAIN_INT = re.compile(r"[0-9]{1,9}")
+
+
+def plain_int(text: str) -> int | None:
+    """ASCII digits (at most 9) as a number, else None — "²" and "٣" are digits to
+    str.isdigit, and a 40-digit number overflows the database."""
+    return int(text) if PLAIN_INT.fullmatch(text) else None
 
 
 def get_tournament(slug: str) -> Tournament:
     """The tournament with its competitions (every page names them: one query, not one per
     use)."""
     return get_object_or_404(Tournament.objects.prefetch_related("competitions"), slug=slug)
+
+
+def desk_tournament(request: HttpRequest, slug: str, action: Action = Action.VIEW) -> Tournament:
+    """The tournament of a desk page: 404 unless the user is a member (a tournament one does
+    not belong to does not exist for one), 403 when the role does not allow ``action``."""
+    member = (
+        Membership.objects.select_related("tournament")
+        .filter(tournament__slug=slug, user_id=request.user.pk, user__is_active=True)
+        .first()
+        if request.user.is_authenticated
+        else None
+    )
+    if member is None:
+        raise Http404
+    if action not in ROLE_ACTIONS.get(member.role, frozenset()):
+        raise NotAllowed(_("Das darf nur die Turnierleitung."))
+    tournament = member.tournament
+    tournament.desk_role = member.role  # type: ignore[attr-defined]  # for the templates
+    prefetch_related_objects([tournament], "competitions")  # every page names them
+    return tournament
 
 
 def get_competition(tournament: Tournament, mode: str) -> Competition:

@@ -7,7 +7,6 @@ from html import escape
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,16 +14,25 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms import EntrantForm, ImportForm, NumberingForm, QuickEntrantForm, TournamentForm
-from ..models import Competition, Entrant, Round, Tournament
+from ..forms import (
+    EntrantForm,
+    ImportForm,
+    NumberingForm,
+    QuickEntrantForm,
+    RestoreForm,
+    TournamentForm,
+)
+from ..models import Competition, Entrant, Role, Round, Tournament
 from ..services import registration, seating
+from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
-from ..services.audit import log_action
 from ..services.errors import DeskError
 from ..services.hall import first_open_table, hall_view, sheet_of, sheet_state
 from ..services.standings import compute_standings
 from ..tables import standings_table
-from .common import after_round_param, get_competition, get_tournament
+from .common import after_round_param, desk_tournament, get_competition, plain_int
+
+SETTINGS_FIELDS = ("name", "date", "venue", "preset", "rounds", "double_check", "public_pages")
 
 AUDIT_PAGE_SIZE = 50  # entries per page of the audit log
 AUDIT_CHANGES_SHOWN = 60  # changed fields shown per entry
@@ -33,54 +41,47 @@ AUDIT_VALUE_LENGTH = 200  # characters shown of a value (a whole plan is longer)
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.all()
-    if tournaments.count() == 1 and "alle" not in request.GET:
+    """The tournaments this account belongs to (and nothing else)."""
+    tournaments = tournaments_of(request.user)
+    can_create = can_create_tournament(request.user)
+    if len(tournaments[:2]) == 1 and "alle" not in request.GET:
         return redirect("desk:dashboard", slug=tournaments.get().slug)
-    return render(request, "desk/home.html", {"tournaments": tournaments})
+    return render(
+        request,
+        "desk/home.html",
+        {"tournaments": tournaments, "can_create": can_create, "restore_form": RestoreForm()},
+    )
 
 
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
+    if not can_create_tournament(request.user):
+        raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         t = registration.create_tournament(
             form.cleaned_data["name"],
             modes=form.cleaned_data["competitions"],
-            date=form.cleaned_data["date"],
-            venue=form.cleaned_data["venue"],
-            preset=form.cleaned_data["preset"],
+            creator=request.user,
             rules_json=form.rule_overrides(),
-            rounds=form.cleaned_data["rounds"],
-            double_check=form.cleaned_data["double_check"],
-            public_pages=form.cleaned_data["public_pages"],
+            **{k: form.cleaned_data[k] for k in SETTINGS_FIELDS if k != "name"},
         )
-        log_action(t, request.user, "tournament.create", t, after={"name": t.name})
         return redirect("desk:dashboard", slug=t.slug)
     return render(request, "desk/tournament_form.html", {"form": form})
 
 
 @login_required
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
-    before = {"preset": t.preset, "rules": t.rules().to_dict(), "rounds": t.rounds}
+    t = desk_tournament(request, slug, Action.RULES)
     form = TournamentForm(request.POST or None, instance=t)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            t = form.save(commit=False)
-            t.rules_json = form.rule_overrides()
-            t.save()
-            wanted = set(form.cleaned_data["competitions"])
-            for mode in wanted:
-                Competition.objects.get_or_create(tournament=t, mode=mode)
-            t.competitions.exclude(mode__in=wanted).filter(entrants__isnull=True).delete()
-            log_action(
-                t,
-                request.user,
-                "tournament.edit",
-                t,
-                before,
-                {"preset": t.preset, "rules": t.rules().to_dict(), "rounds": t.rounds},
-            )
+        registration.update_settings(
+            Tournament.objects.get(pk=t.pk),
+            request.user,
+            {k: form.cleaned_data[k] for k in SETTINGS_FIELDS},
+            form.rule_overrides(),
+            form.cleaned_data["competitions"],
+        )
         messages.success(request, _("Gespeichert."))
         return redirect("desk:dashboard", slug=t.slug)
     return render(request, "desk/tournament_form.html", {"form": form, "tournament": t})
@@ -88,7 +89,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     competitions = list(t.competitions.all())
     rounds = list(t.round_set.all())
     played = seating.played_rounds(rounds)
@@ -109,7 +110,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     competition = get_competition(t, mode)
     form = QuickEntrantForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -139,17 +140,17 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "tournament": t,
             "competition": competition,
             "form": form,
-            "entrant_rows": entrant_rows(competition, slug),
+            "entrant_rows": entrant_rows(competition, slug, t.desk_role == Role.ORGANISER),  # type: ignore[attr-defined]
             "import_form": ImportForm(),
             "numbering_form": NumberingForm(),
         },
     )
 
 
-def entrant_rows(competition: Competition, slug: str) -> SafeString:
+def entrant_rows(competition: Competition, slug: str, can_edit: bool) -> SafeString:
     """The entrant list's rows as one string, every value escaped: for a thousand entrants a
     template loop (or format_html per row) costs several times more; one reverse() for every
-    edit link."""
+    edit link (shown to organisers only: helpers do not edit registrations)."""
     edit = escape(reverse("desk:entrant_edit", args=[slug, 0]).removesuffix("0/"))
     marks = (_("abgemeldet"), _("nachgemeldet"), _("a. K."))
     link = escape(_("bearbeiten"))
@@ -167,18 +168,18 @@ def entrant_rows(competition: Competition, slug: str) -> SafeString:
     for e in competition.entrants.only(*shown).order_by("start_number"):
         flags = (e.withdrawn, e.late, e.unranked)
         status = " ".join(mark for mark, on in zip(marks, flags, strict=True) if on)
+        edit_link = f'<a href="{edit}{e.pk}/" tabindex="-1">{link}</a>' if can_edit else ""
         rows.append(
             f'<tr class="{"withdrawn" if e.withdrawn else ""}">'
             f'<td class="num">{e.start_number}</td><td>{escape(e.display_name)}</td>'
-            f"<td>{escape(e.club)}</td><td>{escape(status)}</td>"
-            f'<td><a href="{edit}{e.pk}/" tabindex="-1">{link}</a></td></tr>'
+            f"<td>{escape(e.club)}</td><td>{escape(status)}</td><td>{edit_link}</td></tr>"
         )
     return mark_safe("\n".join(rows))  # noqa: S308 - built from escaped values only
 
 
 @login_required
 def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     entrant = get_object_or_404(Entrant, pk=pk, tournament=t)
     if request.method == "POST" and "delete" in request.POST:
         try:
@@ -209,7 +210,7 @@ def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entrants_import(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     competition = get_competition(t, mode)
     form = ImportForm(request.POST, request.FILES)
     report = None
@@ -230,7 +231,7 @@ def entrants_import(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 @login_required
 @require_POST
 def renumber(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     form = NumberingForm(request.POST)
     if form.is_valid():
         try:
@@ -251,14 +252,13 @@ def renumber(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.SEATING if request.method == "POST" else Action.VIEW)
     if request.method == "POST":
-        competition_id = request.POST.get("competition", "")
-        if not competition_id.isdigit():
+        competition_id = plain_int(request.POST.get("competition", ""))
+        if competition_id is None:
             return redirect("desk:seating", slug=slug)
-        competition = get_object_or_404(Competition, pk=int(competition_id), tournament=t)
-        seed_text = request.POST.get("seed", "0")
-        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else 0
+        competition = get_object_or_404(Competition, pk=competition_id, tournament=t)
+        seed = plain_int(request.POST.get("seed", "").strip()) or 0
         try:
             if request.POST.get("action") == "replan":
                 seating.replan_seating(competition, seed, request.user)
@@ -291,7 +291,7 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug, Action.SEATING)
     round_obj = get_object_or_404(Round, tournament=t, number=number)
     try:
         seating.set_round_locked(round_obj, request.POST.get("locked") == "1", request.user)
@@ -302,7 +302,7 @@ def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     hall = hall_view(
         t,
         request.GET.get("round", ""),
@@ -323,7 +323,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     competition = get_competition(t, mode)
     data = compute_standings(competition, after_round_param(request))
     return render(
@@ -340,7 +340,7 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 
 @login_required
 def audit(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament(slug)
+    t = desk_tournament(request, slug)
     log = t.audit_log.select_related("user").order_by("-id")
     object_type, object_id = request.GET.get("type", ""), request.GET.get("id", "")
     if object_type and object_id:

@@ -24,7 +24,7 @@ from ..exports import (
 )
 from ..exports.base import is_loopback_url
 from ..models import Mode, Tournament
-from .common import get_tournament
+from .common import desk_tournament
 
 MAX_TOP = 50
 # ASCII digits only ("²" and "٣" are digits to str.isdigit), short enough for any database
@@ -82,7 +82,7 @@ def _download(request: HttpRequest, tournament: Tournament, exporter: BaseExport
 
 @login_required
 def pdf(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
-    tournament = get_tournament(slug)
+    tournament = desk_tournament(request, slug)
     if kind not in PDF_EXPORTERS:
         raise Http404
     return _download(request, tournament, PDF_EXPORTERS[kind](tournament))
@@ -90,13 +90,13 @@ def pdf(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 
 @login_required
 def xlsx(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament(slug)
+    tournament = desk_tournament(request, slug)
     return _download(request, tournament, RankingsWorkbookExporter(tournament))
 
 
 @login_required
 def csv(request: HttpRequest, slug: str, table: str) -> HttpResponse:
-    tournament = get_tournament(slug)
+    tournament = desk_tournament(request, slug)
     if table not in CsvExporter.TABLES:
         raise Http404
     return _download(request, tournament, CsvExporter(tournament, table))

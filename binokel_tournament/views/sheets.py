@@ -26,16 +26,17 @@ from django.views.decorators.http import require_POST
 from ..models import GAME_KIND_KEYS, GameKind, ScoreSheet, SheetDraft, SheetStatus, Table
 from ..services import results
 from ..services import sheet_fields as F
+from ..services.access import NotAllowed
 from ..services.errors import DeskError, active_language
-from .common import get_tournament
+from .common import desk_tournament
 
 _SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")
 
 
-def _table(slug: str, table_id: int) -> Table:
-    """The tournament's table; its round carries the request's one tournament object (with
-    its competitions for the navigation), so nothing loads it twice."""
-    t = get_tournament(slug)
+def _table(request: HttpRequest, slug: str, table_id: int) -> Table:
+    """The table of a tournament the user belongs to (404 otherwise); its round carries the
+    request's one tournament object (with its competitions for the navigation)."""
+    t = desk_tournament(request, slug)
     table = results.load_table(table_id, t)
     table.round.tournament = t
     return table
@@ -153,7 +154,7 @@ def _context(
 
 @login_required
 def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
-    table = _table(slug, table_id)
+    table = _table(request, slug, table_id)
     if request.method == "POST":
         return _save(request, table)
     stored = _stored(table)
@@ -207,6 +208,8 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
         # saving again takes the typed values as the version after the other person's
         context["version"] = other.version
         return _failed(request, context, exc.message, status=409)
+    except NotAllowed as exc:  # e.g. a helper correcting a confirmed sheet: keep the input
+        return _failed(request, context, exc.message, status=403)
     except DeskError as exc:
         return _failed(request, context, exc.message, status=400)
     if outcome.repeated:
@@ -279,7 +282,7 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     marks, the autosave state); inputs are never replaced, so the cursor stays put. The page
     sends one check at a time and queues only the newest state (``hx-sync``); the reply
     carries the request's sequence number, so the page can ignore a reply that is out of date."""
-    table = _table(slug, table_id)
+    table = _table(request, slug, table_id)
     entries = F.clean(request.POST)
     evaluation = results.evaluate_table(table, entries)
     version = _version(request.POST.get("version", "")) or 0
@@ -301,7 +304,7 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 @require_POST
 def sheet_discard(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Throw away the typist's unsaved draft: the sheet shows its saved version again."""
-    table = _table(slug, table_id)
+    table = _table(request, slug, table_id)
     results.discard_draft(table, request.user)
     messages.info(request, _("Ungespeicherte Eingaben verworfen."))
     return redirect("desk:sheet", slug=slug, table_id=table.pk)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from binokel_tournament.models import Mode, ScoreSheet, SheetStatus
+from binokel_tournament.models import Membership, Mode, Role, ScoreSheet, SheetStatus
 from binokel_tournament.services.registration import create_tournament
 from tests.support import artifact
 
@@ -36,8 +36,9 @@ class Keys:
 
 
 def test_a_whole_table_by_keyboard(page):
-    get_user_model().objects.create_user("orga", password="binokel")
+    orga = get_user_model().objects.create_user("orga", password="binokel")
     t = create_tournament("Browserturnier", modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
     login(page)
 
     page.goto(f"/desk/{t.slug}/teilnehmer/singles/")
@@ -112,8 +113,9 @@ def test_a_whole_table_by_keyboard(page):
 
 
 def test_letters_are_the_extras_without_tabbing_through_them(page):
-    get_user_model().objects.create_user("orga", password="binokel")
+    orga = get_user_model().objects.create_user("orga", password="binokel")
     t = create_tournament("Tastenturnier", modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
     from binokel_tournament.services.registration import register_entrant
     from binokel_tournament.services.seating import generate_seating
 

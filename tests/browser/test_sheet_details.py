@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from binokel_tournament.models import Mode, ScoreSheet, SheetDraft, TableKind
+from binokel_tournament.models import Membership, Mode, Role, ScoreSheet, SheetDraft, TableKind
 from binokel_tournament.services.registration import create_tournament, register_entrant
 from binokel_tournament.services.seating import generate_seating
 from tests.support import artifact
@@ -23,6 +23,8 @@ def seated_tournament(players: int):
     for i in range(players):
         register_entrant(comp, f"Spielerin mit langem Namen {i + 1}")
     generate_seating(comp)
+    for user in get_user_model().objects.all():  # the desks made so far organise it
+        Membership.objects.create(tournament=t, user=user, role=Role.ORGANISER)
     return t
 
 

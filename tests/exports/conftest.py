@@ -1,6 +1,6 @@
 """Fixtures for the exports: a realistic tournament made by the demo generator (13 Einzel so
 that one table is a 4-table with a sitting-out dealer, 4 pairs, the first round scored from
-really dealt hands) and a logged-in desk client."""
+really dealt hands) and a logged-in desk client (a member of the demo)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def demo(db) -> Tournament:
 
 
 @pytest.fixture
-def desk_client(client, db):
-    user = get_user_model().objects.create_user("export-desk", password="pw")
-    client.force_login(user)
+def desk_client(client, demo):
+    """The demo's desk helper: printing and downloading is for every member."""
+    client.force_login(get_user_model().objects.get(username="kasse"))
     return client

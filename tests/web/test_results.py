@@ -145,11 +145,11 @@ def test_a_stale_version_is_a_conflict_and_overwrites_nothing(seated, orga, kass
 
 def test_correcting_a_confirmed_sheet_is_recorded_and_updates_standings(seated, orga, kasse):
     table = first_table(seated)
-    save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
+    save_sheet(table, full_three_table(), kasse, expected_version=0, confirm=True)
     corrected = {**full_three_table(), **game_entries(12, 2, 250, [40, 100, 20], [65, 143, 42])}
-    save_sheet(table, corrected, kasse, expected_version=1)
+    save_sheet(table, corrected, orga, expected_version=1)  # corrections: the organiser
     log = AuditLog.objects.filter(action="sheet.correct").get()
-    assert log.user == kasse
+    assert log.user == orga
     assert (
         log.before["entries"]["g12-declarer"] == "1" and log.after["entries"]["g12-declarer"] == "2"
     )

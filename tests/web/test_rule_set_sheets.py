@@ -30,13 +30,15 @@ def test_the_apps_enumerations_mirror_the_engines():
     assert set(Mode.values) == {m.value for m in pairing.Mode}
 
 
-def one_table(preset: str, players: int = 3, **rules: object):
-    t = create_tournament(f"Turnier {preset}", modes=[Mode.SINGLES], rounds=1, preset=preset)
+def one_table(preset: str, creator=None, **rules: object):
+    t = create_tournament(
+        f"Turnier {preset}", modes=[Mode.SINGLES], rounds=1, preset=preset, creator=creator
+    )
     if rules:
         t.rules_json = rules
         t.save()
     competition = t.competitions.get()
-    for i in range(players):
+    for i in range(3):
         register_entrant(competition, f"Spieler {i + 1}")
     generate_seating(competition)
     return t, t.round_set.get().tables.get()
@@ -52,17 +54,17 @@ def kind_options(html: str) -> list[str]:
 
 
 def test_the_desk_offers_only_the_kinds_the_rule_set_plays(desk_client, orga):
-    t, table = one_table("preisbinokel")
+    t, table = one_table("preisbinokel", orga)
     assert kind_options(sheet_page(desk_client, t, table)) == ["played", "conceded"]
     kinds = ["played", "conceded", "durch", "aufgelegt", "bettel"]
-    t2, table2 = one_table("ejl", game_kinds=kinds)
+    t2, table2 = one_table("ejl", orga, game_kinds=kinds)
     html = sheet_page(desk_client, t2, table2)
     assert kind_options(html) == kinds
     assert "<kbd>f</kbd> Durch aufgelegt" in html and "<kbd>e</kbd> Bettel" in html
 
 
 def test_luxusfamilie_has_minus_points_240_eyes_and_its_own_meld_table(desk_client, orga):
-    t, table = one_table("luxusfamilie")
+    t, table = one_table("luxusfamilie", orga)
     html = sheet_page(desk_client, t, table)
     assert 'data-total-eyes="240"' in html
     assert f'name="{F.column_field(1, 2, "penalty")}"' in html

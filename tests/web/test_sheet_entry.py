@@ -148,7 +148,8 @@ def test_a_refused_save_answers_with_the_reason(desk_client, seated):
     assert "nichts eingetragen" in response.json()["message"]
 
 
-@pytest.mark.parametrize("version", ["x1", "", "-1", "1.0", "¹", "9" * 30, "1\x00"])
+# (a NUL character never reaches the view: the middleware answers any such request with a 400)
+@pytest.mark.parametrize("version", ["x1", "", "-1", "1.0", "¹", "9" * 30])
 def test_a_tampered_or_stale_form_gets_a_clear_message_and_keeps_the_typing(
     desk_client, seated, version
 ):
@@ -226,13 +227,14 @@ def test_the_sheet_answers_any_post_without_a_server_error(
     table = three_table(seated)
     page, check, _discard = urls(seated, table)
     post = {**data, "version": version}
+    nul = any("\x00" in text for pair in post.items() for text in pair)  # refused before views
     if action == "check":
         response = desk_client.post(check, {**post, "draft_seq": version}, HTTP_HX_REQUEST="true")
-        assert response.status_code == 200
+        assert response.status_code == (400 if nul else 200)
     else:
         post[action] = "1"
         response = desk_client.post(page, post)
-        assert response.status_code in (302, 400, 409)
+        assert response.status_code in ((400,) if nul else (302, 400, 409))
     for sheet in ScoreSheet.objects.all():
         assert all(F.parse_name(key) for key in sheet.entries)  # only sheet fields are kept
         json.dumps(sheet.entries)

@@ -31,11 +31,11 @@ def sheet_with(table, user, games):
     # pad with conceded-free neutral games: declarer 1 wins 150 with tricks only
     for n in range(len(games) + 1, 13):
         entries.update(game_entries(n, 1, 150, [0, 0, 0], [150, 50, 50]))
-    save_sheet(table, entries, user, expected_version=0, confirm=True)
+    save_sheet(table, entries, user, expected_version=0, confirm=True)  # as its organiser
 
 
-def single_table_tournament():
-    t = create_tournament("T", modes=[Mode.SINGLES], rounds=1)
+def single_table_tournament(organiser):
+    t = create_tournament("T", modes=[Mode.SINGLES], rounds=1, creator=organiser)
     comp = t.competitions.get()
     for i in range(3):
         register_entrant(comp, f"P{i + 1}")
@@ -44,7 +44,7 @@ def single_table_tournament():
 
 
 def test_declarer_wins_are_counted_per_entrant(orga):
-    t, comp, table = single_table_tournament()
+    t, comp, table = single_table_tournament(orga)
     a, b, c = seat_order(table)
     sheet_with(table, orga, [(2, 150, [0, 0, 0], [50, 150, 50])])
     rows = {r.entrant.pk: r for r in compute_standings(comp).rows}
@@ -82,7 +82,7 @@ def test_the_rule_sets_tie_break_order_is_followed():
 
 
 def test_shared_places_are_shown_as_such(orga):
-    t, comp, table = single_table_tournament()
+    t, comp, table = single_table_tournament(orga)
     a, b, c = seat_order(table)
     entries = {}
     for n in range(1, 13):
@@ -98,7 +98,7 @@ def test_shared_places_are_shown_as_such(orga):
 
 
 def test_unranked_entrants_are_listed_without_a_place(orga):
-    t, comp, table = single_table_tournament()
+    t, comp, table = single_table_tournament(orga)
     a, b, c = seat_order(table)
     c.unranked = True
     c.save()

@@ -66,10 +66,10 @@ def test_generating_seating_from_the_desk(desk_client, tournament):
     assert "Spieler 1" in page
 
 
-def test_a_refused_entrant_count_is_explained(desk_client, db):
+def test_a_refused_entrant_count_is_explained(desk_client, orga):
     from binokel_tournament.services.registration import create_tournament, register_entrant
 
-    t = create_tournament("Klein", modes=[Mode.SINGLES])
+    t = create_tournament("Klein", modes=[Mode.SINGLES], creator=orga)
     comp = t.competitions.get()
     for i in range(5):
         register_entrant(comp, f"P{i}")

@@ -66,7 +66,8 @@ class Command(BaseCommand):
         verb = f"created in {time.perf_counter() - start:.1f} s" if created else "already there"
         self.stdout.write(
             f"Demo tournament '{tournament.name}' ({tournament.slug}, {size}) {verb}. "
-            f"Desk login: orga / {DEMO_PASSWORD} (second person: kasse / {DEMO_PASSWORD})"
+            f"Desk login: orga / {DEMO_PASSWORD} (second person: kasse / {DEMO_PASSWORD}) - "
+            "demo only: the hall server (make hall) refuses to start while they are set."
         )
         if opts["dump"]:
             call_command(

@@ -4,8 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...models import Round, Tournament
-from ...services.demo import ensure_users
+from ...models import Membership, Role, Round, Tournament
 from ...services.simulation import simulate_round
 
 
@@ -24,7 +23,14 @@ class Command(BaseCommand):
             round_obj = tournament.round_set.get(number=opts["round_number"])
         except Round.DoesNotExist as exc:
             raise CommandError(f"Round {opts['round_number']} has no seating plan.") from exc
-        user = ensure_users()
+        # the sheets are entered in the name of the tournament's first organiser
+        organiser = (
+            Membership.objects.filter(tournament=tournament, role=Role.ORGANISER)
+            .order_by("pk")
+            .select_related("user")
+            .first()
+        )
+        user = organiser.user if organiser is not None else None
         n = simulate_round(round_obj, user, seed=opts["seed"], confirm=not opts["draft"])
         self.stdout.write(f"Round {round_obj.number}: {n} score sheets filled.")
 

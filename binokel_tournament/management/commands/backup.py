@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ...services.backup import backup_bytes, write_atomically
+from .simulate import resolve_tournament
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the whole tournament (rule set, competitions, entrants, plans, score sheets with "
+        "their versions, audit log, members) as one JSON document."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tournament", metavar="SLUG")
+        parser.add_argument("--out", required=True, metavar="FILE")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        tournament = resolve_tournament(opts.get("tournament"))
+        data = backup_bytes(tournament)
+        out = Path(opts["out"])
+        try:
+            write_atomically(out, data)
+        except OSError as exc:
+            raise CommandError(f"{out}: {exc.strerror or exc}") from exc
+        self.stdout.write(f"{out}: {len(data):,} bytes (tournament {tournament.slug})")

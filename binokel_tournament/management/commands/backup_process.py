@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from ...services.backup import backup_process_loop
+
+
+class Command(BaseCommand):
+    help = (
+        "The hall server's backup writer (started by `manage.py hall`): writes the automatic "
+        "backups the web workers ask for, at a lower CPU priority, until stopped."
+    )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        stop = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+        parent = os.getppid()
+        watcher = threading.Thread(target=self._watch, args=(parent, stop), daemon=True)
+        watcher.start()
+        backup_process_loop(stop)
+
+    @staticmethod
+    def _watch(parent: int, stop: threading.Event) -> None:
+        """Stop with the hall server (also when it was killed and never said goodbye)."""
+        while not stop.wait(1.0):
+            if os.getppid() != parent:
+                stop.set()

@@ -1,0 +1,225 @@
+"""``manage.py hall``: serve the desk to the hall's network for the evening.
+
+gunicorn (threaded workers, a count that suits a laptop) with WhiteNoise for the static files,
+DEBUG off, ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS set to this machine's addresses, which are
+printed for the phones. It refuses to start while an account still has the published demo
+password and asks for the organiser's own password instead (``--password-file`` for scripts).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connections
+from django.db.migrations.executor import MigrationExecutor
+
+from ...models import Membership, Role
+from ...services import backup
+from ...services.demo import DEMO_PASSWORD
+from ..passwords import ask_new_password, checked, password_from_file
+
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses in its networks (not loopback, not link-local)."""
+    import ifaddr
+
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            address = ip.ip
+            if not isinstance(address, str):  # IPv6: phones in a hall use the IPv4 address
+                continue
+            if address.startswith(("127.", "169.254.")) or address in found:
+                continue
+            found.append(address)
+    return sorted(found)
+
+
+def default_workers() -> int:
+    """Threaded workers: one process per core and one more (a 2-core laptop: 3 processes of
+    4 threads), at most 5 — SQLite writes one at a time anyway, more processes only wait."""
+    return max(2, min((os.cpu_count() or 2) + 1, 5))
+
+
+def accounts_with_demo_password() -> list[Any]:
+    return [
+        user
+        for user in get_user_model().objects.filter(is_active=True).order_by("username")
+        if user.has_usable_password() and user.check_password(DEMO_PASSWORD)
+    ]
+
+
+def is_organiser(user: Any) -> bool:
+    return bool(
+        user.is_superuser
+        or user.is_staff
+        or Membership.objects.filter(user=user, role=Role.ORGANISER).exists()
+    )
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve the desk to the hall's network (gunicorn + WhiteNoise, DEBUG off) and print "
+        "the addresses phones can use. Refuses while an account has the demo password."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="0.0.0.0", help="bind address (default: all)")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--workers", type=int, default=default_workers())
+        parser.add_argument("--threads", type=int, default=4)
+        parser.add_argument(
+            "--password-file",
+            metavar="FILE",
+            help=(
+                "non-interactive: organiser accounts still on the demo password get the "
+                "password in FILE; other such accounts are locked (no password)"
+            ),
+        )
+        parser.add_argument(
+            "--noinput",
+            "--no-input",
+            action="store_false",
+            dest="interactive",
+            help="never prompt (refuse instead of asking for passwords)",
+        )
+        parser.add_argument(
+            "--check", action="store_true", help="check and print the addresses, do not serve"
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        self._require_migrated()
+        self._replace_demo_passwords(opts["password_file"], opts["interactive"])
+        host, port = opts["host"], opts["port"]
+        loopback_only = host in ("127.0.0.1", "localhost", "::1")
+        addresses = [] if loopback_only else lan_addresses()
+        self._configure(addresses, port)
+        self._print_addresses(addresses, host, port)
+        if opts["check"]:
+            return
+        connections.close_all()  # the workers open their own
+        writer = self._start_backup_process()
+        try:
+            self._serve(host, port, opts["workers"], opts["threads"])
+        finally:
+            writer.terminate()
+            writer.wait(timeout=60)
+
+    def _start_backup_process(self) -> subprocess.Popen[bytes]:
+        """The automatic backups are written by a process of their own at a lower priority;
+        the web workers only leave it a note (services.backup)."""
+        os.environ[backup.WORKER_ENV] = "1"
+        return subprocess.Popen(
+            [sys.executable, "-m", "django", "backup_process"],
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": "binokel_tournament.settings"},
+            preexec_fn=lambda: os.nice(10),  # noqa: PLW1509 - only lowers its own priority
+        )
+
+    def _require_migrated(self) -> None:
+        executor = MigrationExecutor(connections["default"])
+        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+            raise CommandError(
+                "The database is not up to date: run `python manage.py migrate` first "
+                "(make hall does)."
+            )
+
+    def _replace_demo_passwords(self, password_file: str | None, interactive: bool) -> None:
+        accounts = accounts_with_demo_password()
+        if not accounts:
+            return
+        names = ", ".join(u.get_username() for u in accounts)
+        self.stderr.write(
+            f"Diese Konten haben noch das veröffentlichte Demo-Passwort: {names}. "
+            "Im Saal kann es jede/r lesen – der Server startet erst mit eigenen Passwörtern.\n"
+            f"These accounts still have the published demo password: {names}."
+        )
+        if password_file:
+            password = password_from_file(password_file)
+            for user in accounts:
+                if is_organiser(user):
+                    user.set_password(checked(password, user))
+                    self.stdout.write(f"{user.get_username()}: password set from {password_file}")
+                else:
+                    user.set_unusable_password()
+                    self.stdout.write(
+                        f"{user.get_username()}: locked (no password) – the organiser gives it "
+                        "a new one with `manage.py changepassword` or adds a new account on the "
+                        "desk page Mitglieder"
+                    )
+                user.save()
+            return
+        if not interactive or not sys.stdin.isatty():
+            raise CommandError(
+                f"Refusing to serve the hall while {names} still use the demo password. "
+                "Run `python manage.py hall` in a terminal to set new passwords, or pass "
+                "--password-file FILE (or use `python manage.py changepassword NAME`)."
+            )
+        for user in sorted(accounts, key=lambda u: not is_organiser(u)):
+            user.set_password(ask_new_password(user))
+            user.save()
+            self.stdout.write(f"{user.get_username()}: neues Passwort gesetzt / new password set")
+
+    def _configure(self, addresses: list[str], port: int) -> None:
+        hostname = socket.gethostname()
+        hosts = [*LOOPBACK, *addresses, hostname, f"{hostname}.local"]
+        settings.DEBUG = False
+        settings.ALLOWED_HOSTS = list(dict.fromkeys([*settings.ALLOWED_HOSTS, *hosts]))
+        origins = [f"http://{h}:{port}" for h in hosts]
+        settings.CSRF_TRUSTED_ORIGINS = list(
+            dict.fromkeys([*settings.CSRF_TRUSTED_ORIGINS, *origins])
+        )
+        if addresses and settings.PUBLIC_BASE_URL.startswith(("http://127.", "http://localhost")):
+            settings.PUBLIC_BASE_URL = f"http://{addresses[0]}:{port}"
+
+    def _print_addresses(self, addresses: list[str], host: str, port: int) -> None:
+        self.stdout.write("Binokel-Turnierverwaltung für den Saal / for the hall")
+        self.stdout.write(f"  Turniertisch / desk:      http://127.0.0.1:{port}/desk/")
+        if not addresses and host == "0.0.0.0":
+            self.stdout.write("  Kein Netzwerk gefunden / no network found")
+        elif not addresses:
+            self.stdout.write(f"  Nur dieser Rechner / this computer only ({host})")
+        for address in addresses:
+            self.stdout.write(f"  Handys im Saal / phones:  http://{address}:{port}/")
+        self.stdout.write(f"  Fehlerprotokoll / error log: {settings.ERROR_LOG_FILE}")
+        self.stdout.write(f"  Sicherungen / backups:       {settings.BACKUP_DIR}")
+        if not get_user_model().objects.filter(is_active=True).exists():
+            self.stdout.write("  Noch kein Konto / no account yet: python manage.py organiser NAME")
+        self.stdout.write("  Beenden / stop: Strg+C / Ctrl+C")
+        self.stdout.flush()
+
+    def _serve(self, host: str, port: int, workers: int, threads: int) -> None:
+        from gunicorn.app.base import BaseApplication
+
+        from binokel_tournament.wsgi import application
+
+        class Hall(BaseApplication):  # type: ignore[misc]  # gunicorn's documented custom app
+            def load_config(self) -> None:
+                options = {
+                    "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+                    "workers": workers,
+                    "threads": threads,
+                    "worker_class": "gthread",
+                    "timeout": 120,  # a PDF of every score sheet of a big round takes seconds
+                    "graceful_timeout": 20,
+                    "keepalive": 5,
+                    "accesslog": None,
+                    "errorlog": "-",
+                    "loglevel": "warning",
+                    "proc_name": "binokel-hall",
+                }
+                for key, value in options.items():
+                    self.cfg.set(key, value)
+
+            def load(self) -> Any:
+                return application
+
+        Hall().run()

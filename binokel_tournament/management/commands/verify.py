@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ...models import Game, PartyResult, ScoreSheet
+from ...services.integrity import rescore_mismatches
+from ...services.results import evaluate, load_table, sheet_layout
+from .simulate import resolve_tournament
+
+
+def entries_digest(entries: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class Command(BaseCommand):
+    help = (
+        "Check a tournament after a crash or a restore: every stored game re-scored by the "
+        "engine gives its stored points, and every sheet's stored games are exactly the valid "
+        "games of what was typed (no sheet half saved). Prints JSON; exits 1 on a problem."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tournament", metavar="SLUG")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        tournament = resolve_tournament(opts.get("tournament"))
+        rules = tournament.rules()
+        problems = rescore_mismatches(tournament, limit=50)
+        sheets = {}
+        for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament):
+            table = load_table(sheet.table_id)
+            evaluation = evaluate(sheet_layout(table, rules), sheet.entries, rules)
+            valid = {row.number: row.points for row in evaluation.rows if row.points is not None}
+            stored: dict[int, dict[int, int]] = {}
+            positions = {s.entrant_id: s.position for s in table.seats.all()}
+            for party in PartyResult.objects.filter(game__sheet=sheet).select_related("game"):
+                stored.setdefault(party.game.number, {})[positions[party.entrant_id]] = party.points
+            if stored != valid or Game.objects.filter(sheet=sheet).count() != len(valid):
+                problems.append(f"table {table.pk}: stored games differ from the typed sheet")
+            if sheet.complete != evaluation.complete:
+                problems.append(f"table {table.pk}: 'complete' flag differs from the sheet")
+            sheets[str(table.pk)] = {
+                "version": sheet.version,
+                "status": sheet.status,
+                "entries": entries_digest(sheet.entries),
+                "games": len(valid),
+            }
+        self.stdout.write(json.dumps({"problems": problems, "sheets": sheets}, sort_keys=True))
+        if problems:
+            raise CommandError(f"{len(problems)} problem(s)")

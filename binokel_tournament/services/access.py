@@ -1,0 +1,111 @@
+"""Who may do what: accounts are members of tournaments with a role.
+
+- organiser (Turnierleitung): everything in the tournament — rules, seating, registration,
+  corrections of confirmed sheets, deleting, members, backups.
+- desk helper (Helfer/in am Turniertisch): see the tournament's desk pages, enter and confirm
+  score sheets, register late arrivals; no rules, no (re-)planning, no deleting, no
+  corrections of confirmed sheets, no members, no backups.
+
+Every service that changes a tournament calls :func:`require` with the acting user, so the rule
+holds whichever page (or future API) calls it; the views add a 404 for tournaments the user does
+not belong to. ``user=None`` is the system itself (management commands, the demo generator),
+which has the database anyway; a request always passes ``request.user`` (anonymous included).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypeAlias
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from ..models import Membership, Role, Tournament
+
+Actor: TypeAlias = AbstractBaseUser | AnonymousUser | None
+
+CREATE_TOURNAMENT_PERMISSION = "binokel_tournament.add_tournament"
+
+
+class Action(StrEnum):
+    VIEW = "view"  # the tournament's desk pages, standings, printouts, audit log
+    ENTER_RESULTS = "enter_results"  # type, save and confirm score sheets
+    REGISTER = "register"  # register an entrant (late arrivals) with the quick form
+    CORRECT_RESULTS = "correct_results"  # change a sheet that is already confirmed
+    EDIT_ENTRANTS = "edit_entrants"  # edit, withdraw, import, renumber
+    DELETE = "delete"  # delete a mistaken registration
+    SEATING = "seating"  # plan, re-plan, lock and unlock rounds
+    RULES = "rules"  # the tournament's settings and rule set
+    MEMBERS = "members"  # add, change and remove members, unlock logins
+    BACKUP = "backup"  # download the tournament as a backup
+
+
+ROLE_ACTIONS: dict[str, frozenset[Action]] = {
+    Role.ORGANISER: frozenset(Action),
+    Role.HELPER: frozenset({Action.VIEW, Action.ENTER_RESULTS, Action.REGISTER}),
+}
+
+
+class NotAllowed(PermissionDenied):
+    """Shown as a 403 page with the message; nothing was changed."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def is_system(user: Actor) -> bool:
+    return user is None
+
+
+def role_of(user: Actor, tournament: Tournament) -> str | None:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return None
+    role: str | None = (
+        Membership.objects.filter(tournament=tournament, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return role
+
+
+def can(user: Actor, tournament: Tournament, action: Action) -> bool:
+    if is_system(user):
+        return True
+    role = role_of(user, tournament)
+    return role is not None and action in ROLE_ACTIONS.get(role, frozenset())
+
+
+def require(user: Actor, tournament: Tournament, action: Action) -> None:
+    """Raise :class:`NotAllowed` unless ``user`` may do ``action`` in ``tournament``."""
+    if is_system(user):
+        return
+    role = role_of(user, tournament)
+    if role is None:
+        raise NotAllowed(_("Sie sind nicht Mitglied dieses Turniers."))
+    if action not in ROLE_ACTIONS.get(role, frozenset()):
+        raise NotAllowed(_("Das darf nur die Turnierleitung."))
+
+
+def tournaments_of(user: Actor) -> QuerySet[Tournament]:
+    """The tournaments a user belongs to (the system sees all)."""
+    if user is None:
+        return Tournament.objects.all()
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    return Tournament.objects.filter(memberships__user=user)
+
+
+def can_create_tournament(user: Actor) -> bool:
+    """Superusers and accounts with the permission "add tournament" (``manage.py organiser``
+    gives it) may create tournaments; they become the new tournament's organiser."""
+    if user is None:
+        return True
+    return bool(user.is_authenticated and user.has_perm(CREATE_TOURNAMENT_PERMISSION))
+
+
+def require_create_tournament(user: Actor) -> None:
+    if not can_create_tournament(user):
+        raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))

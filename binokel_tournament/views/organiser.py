@@ -1,0 +1,164 @@
+"""Organiser-only desk pages: the tournament's members (and their logins), backups."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..forms import MemberForm, RestoreForm
+from ..models import AuditLog, Membership, Role
+from ..services import backup, members
+from ..services.access import Action, NotAllowed, can_create_tournament
+from ..services.errors import DeskError
+from .common import desk_tournament, plain_int
+
+LOGIN_ACTIONS = ("login", "login.failed", "login.locked")
+
+
+@login_required
+def member_list(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.MEMBERS)
+    form = MemberForm(request.POST or None)
+    if request.method == "POST":
+        action = request.POST.get("action", "add")
+        try:
+            if action == "add":
+                if form.is_valid():
+                    member = members.add_member(
+                        t,
+                        form.cleaned_data["username"],
+                        form.cleaned_data["role"],
+                        request.user,
+                        form.cleaned_data["password"],
+                    )
+                    messages.success(
+                        request,
+                        _("%(user)s ist jetzt Mitglied (%(role)s).")
+                        % {"user": member.user, "role": member.get_role_display()},
+                    )
+                    return redirect("desk:members", slug=slug)
+            else:
+                return _change_member(request, t, action)
+        except DeskError as exc:
+            if action == "add" and exc.field in form.fields:
+                form.add_error(exc.field, exc.message)
+            else:
+                messages.error(request, exc.message)
+                return redirect("desk:members", slug=slug)
+    member_rows = list(t.memberships.select_related("user").order_by("role", "user__username"))
+    usernames = [m.user.get_username() for m in member_rows]
+    logins = AuditLog.objects.filter(
+        tournament=None, action__in=LOGIN_ACTIONS, object_id__in=usernames
+    ).select_related("user")[:100]
+    return render(
+        request,
+        "desk/members.html",
+        {
+            "tournament": t,
+            "members": member_rows,
+            "form": form,
+            "roles": Role.choices,
+            "logins": logins,
+        },
+    )
+
+
+def _change_member(request: HttpRequest, tournament: object, action: str) -> HttpResponse:
+    slug = tournament.slug  # type: ignore[attr-defined]
+    if action == "unlock":
+        count = members.unlock_login(
+            tournament,
+            request.POST.get("username", "")[:150],
+            request.user,  # type: ignore[arg-type]
+        )
+        messages.success(
+            request,
+            _("Anmeldung entsperrt (%(count)s Fehlversuche vergessen).") % {"count": count},
+        )
+        return redirect("desk:members", slug=slug)
+    member_id = plain_int(request.POST.get("member", ""))
+    if member_id is None:
+        return redirect("desk:members", slug=slug)
+    member = get_object_or_404(Membership, pk=member_id, tournament=tournament)
+    if action == "role":
+        members.change_role(member, request.POST.get("role", ""), request.user)
+        messages.success(request, _("Rolle geändert."))
+    elif action == "remove":
+        members.remove_member(member, request.user)
+        messages.success(request, _("%(user)s ist nicht mehr Mitglied.") % {"user": member.user})
+    return redirect("desk:members", slug=slug)
+
+
+@login_required
+def backups(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.BACKUP)
+    return render(
+        request,
+        "desk/backups.html",
+        {
+            "tournament": t,
+            "automatic": backup.list_backups(t.slug)[:10],
+            "folder": backup.backup_folder(t.slug),
+        },
+    )
+
+
+@login_required
+def backup_download(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.BACKUP)
+    data = backup.backup_bytes(t, request.user)
+    response = HttpResponse(data, content_type="application/json")
+    name = f"{t.slug}-{timezone.localtime():%Y%m%d-%H%M%S}.json"
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    return response
+
+
+@login_required
+@require_POST
+def restore_upload(request: HttpRequest) -> HttpResponse:
+    """Bring a backup in as a new tournament; the uploader becomes its organiser."""
+    if not can_create_tournament(request.user):
+        raise NotAllowed(_("Sicherungen einspielen darf nur eine Turnierleitung."))
+    form = RestoreForm(request.POST, request.FILES)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(f"{_home()}?alle=1")
+    upload = form.cleaned_data["file"]
+    if upload.size > backup.MAX_BYTES:
+        messages.error(request, _("Die Datei ist zu groß für eine Sicherung."))
+        return redirect(f"{_home()}?alle=1")
+    try:
+        result = backup.restore(
+            upload.read(),
+            slug=form.cleaned_data["slug"] or None,
+            user=request.user,
+            create_users=False,
+        )
+    except DeskError as exc:
+        messages.error(request, exc.message)
+        return redirect(f"{_home()}?alle=1")
+    messages.success(
+        request,
+        _("Die Sicherung wurde als „%(name)s“ eingespielt.") % {"name": result.tournament.name},
+    )
+    if result.skipped_members:
+        messages.warning(
+            request,
+            _("Diese Konten gibt es hier nicht; sie sind keine Mitglieder: %(names)s")
+            % {"names": ", ".join(result.skipped_members)},
+        )
+    return redirect("desk:dashboard", slug=result.tournament.slug)
+
+
+def _home() -> str:
+    from django.urls import reverse
+
+    return reverse("desk:home")

@@ -1,0 +1,203 @@
+"""Every desk URL with what a request to it may change: the table the role tests and the fuzz
+suite walk. A desk URL missing here fails tests/web/test_roles.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+
+from binokel_tournament.models import Entrant, Mode, Round, TableKind, Tournament
+from binokel_tournament.services.access import Action
+
+from .sheets import full_three_table
+
+
+@dataclass(frozen=True)
+class DeskUrl:
+    name: str
+    method: str  # GET or POST
+    action: Action | None  # what the role needs; None: only a login (no tournament)
+    args: Callable[[Tournament], list[object]] = lambda t: [t.slug]
+    data: Callable[[Tournament], dict[str, object]] = lambda t: {}
+    fields: tuple[str, ...] = ()  # form fields the fuzz suite fills with hostile values
+    query: tuple[str, ...] = ()  # query parameters the fuzz suite tries
+    note: str = field(default="", compare=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.method} {self.name}"
+
+    def url(self, t: Tournament) -> str:
+        return reverse(f"desk:{self.name}", args=self.args(t))
+
+
+def first_entrant(t: Tournament) -> Entrant:
+    return t.entrants.order_by("start_number").first()  # type: ignore[return-value]
+
+
+def first_three_table(t: Tournament) -> int:
+    round_obj = Round.objects.get(tournament=t, number=1)
+    return round_obj.tables.filter(kind=TableKind.THREE).order_by("number").first().pk  # type: ignore[union-attr]
+
+
+def singles_pk(t: Tournament) -> int:
+    return t.competitions.get(mode=Mode.SINGLES).pk
+
+
+def _settings(t: Tournament) -> dict[str, object]:
+    from .test_views import form_defaults
+
+    return {**form_defaults(), "name": t.name, "rounds": "3", "competitions": ["singles", "pairs"]}
+
+
+SHEET_FIELDS = (
+    "version",
+    "g1-kind",
+    "g1-declarer",
+    "g1-bid",
+    "g1-dealer",
+    "g1-notrick",
+    "g1-c1-meld",
+    "g1-c1-tricks",
+    "g1-c2-tricks",
+    "g1-c3-tricks",
+    "g1-c1-revoked",
+    "g1-c1-written",
+    "written-total-c1",
+    "confirm",
+    "draft",
+)
+
+DESK_URLS: list[DeskUrl] = [
+    DeskUrl("home", "GET", None, args=lambda t: [], query=("alle",)),
+    DeskUrl("tournament_new", "GET", None, args=lambda t: []),
+    DeskUrl(
+        "tournament_new",
+        "POST",
+        None,
+        args=lambda t: [],
+        data=lambda t: {**_settings(t), "name": "Neu"},
+        fields=("name", "date", "rounds", "preset", "competitions", "rule_min_bid"),
+    ),
+    DeskUrl("restore_upload", "POST", None, args=lambda t: [], fields=("slug", "file")),
+    DeskUrl("dashboard", "GET", Action.VIEW),
+    DeskUrl("tournament_edit", "GET", Action.RULES),
+    DeskUrl(
+        "tournament_edit",
+        "POST",
+        Action.RULES,
+        data=_settings,
+        fields=("name", "date", "venue", "rounds", "preset", "competitions", "rule_lost_factor"),
+    ),
+    DeskUrl("entrants", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"]),
+    DeskUrl(
+        "entrants",
+        "POST",
+        Action.REGISTER,
+        args=lambda t: [t.slug, "singles"],
+        data=lambda t: {"name": "Späte Anna", "club": "CVJM"},
+        fields=("name", "partner", "club", "unranked"),
+    ),
+    DeskUrl(
+        "entrants_import",
+        "POST",
+        Action.EDIT_ENTRANTS,
+        args=lambda t: [t.slug, "singles"],
+        fields=("file",),
+    ),
+    DeskUrl(
+        "entrant_edit", "GET", Action.EDIT_ENTRANTS, args=lambda t: [t.slug, first_entrant(t).pk]
+    ),
+    DeskUrl(
+        "entrant_edit",
+        "POST",
+        Action.EDIT_ENTRANTS,
+        args=lambda t: [t.slug, first_entrant(t).pk],
+        data=lambda t: {"start_number": first_entrant(t).start_number, "name": "Neu Name"},
+        fields=(
+            "start_number",
+            "name",
+            "partner",
+            "club",
+            "unranked",
+            "late",
+            "withdrawn",
+            "delete",
+        ),
+    ),
+    DeskUrl(
+        "renumber",
+        "POST",
+        Action.EDIT_ENTRANTS,
+        data=lambda t: {"scheme": "random", "seed": "7"},
+        fields=("scheme", "seed"),
+    ),
+    DeskUrl("seating", "GET", Action.VIEW),
+    DeskUrl(
+        "seating",
+        "POST",
+        Action.SEATING,
+        data=lambda t: {"competition": singles_pk(t), "seed": "1", "action": "replan"},
+        fields=("competition", "seed", "action"),
+    ),
+    DeskUrl(
+        "round_lock",
+        "POST",
+        Action.SEATING,
+        args=lambda t: [t.slug, 3],
+        data=lambda t: {"locked": "1"},
+        fields=("locked",),
+    ),
+    DeskUrl("overview", "GET", Action.VIEW),
+    DeskUrl("sheet", "GET", Action.VIEW, args=lambda t: [t.slug, first_three_table(t)]),
+    DeskUrl(
+        "sheet",
+        "POST",
+        Action.ENTER_RESULTS,
+        args=lambda t: [t.slug, first_three_table(t)],
+        data=lambda t: {**full_three_table(2), "version": "0", "draft": "1"},
+        fields=SHEET_FIELDS,
+    ),
+    DeskUrl(
+        "sheet_check",
+        "POST",
+        Action.ENTER_RESULTS,  # it keeps the typist's working draft
+        args=lambda t: [t.slug, first_three_table(t)],
+        data=lambda t: {**full_three_table(1), "version": "0", "draft_seq": "1000"},
+        fields=(*SHEET_FIELDS, "draft_seq"),
+    ),
+    DeskUrl(
+        "sheet_discard",
+        "POST",
+        Action.VIEW,  # one's own working draft
+        args=lambda t: [t.slug, first_three_table(t)],
+    ),
+    DeskUrl("standings", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"], query=("round",)),
+    DeskUrl("audit", "GET", Action.VIEW, query=("type", "id")),
+    DeskUrl("members", "GET", Action.MEMBERS),
+    DeskUrl(
+        "members",
+        "POST",
+        Action.MEMBERS,
+        data=lambda t: {
+            "action": "add",
+            "username": "neuhelfer",
+            "role": "helper",
+            "password": "Lange-Nacht-42",
+        },
+        fields=("action", "username", "role", "password", "member"),
+    ),
+    DeskUrl("backups", "GET", Action.BACKUP),
+    DeskUrl("backup_download", "GET", Action.BACKUP),
+    DeskUrl(
+        "export_pdf",
+        "GET",
+        Action.VIEW,
+        args=lambda t: [t.slug, "standings"],
+        query=("round", "mode", "top"),
+    ),
+    DeskUrl("export_xlsx", "GET", Action.VIEW, query=("round",)),
+    DeskUrl("export_csv", "GET", Action.VIEW, args=lambda t: [t.slug, "teilnehmer"]),
+]

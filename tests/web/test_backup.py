@@ -1,0 +1,318 @@
+"""Backups: the whole tournament as one JSON document; restore into an empty or a busy
+database; the automatic backups after confirmed sheets and seating changes; the desk's
+download and upload (organisers only)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from binokel_tournament.models import (
+    AuditLog,
+    Membership,
+    Mode,
+    PartyResult,
+    Role,
+    ScoreSheet,
+    Seat,
+    SheetStatus,
+    Tournament,
+)
+from binokel_tournament.services import backup
+from binokel_tournament.services.backup import BackupError, backup_bytes, restore
+from binokel_tournament.services.demo import create_demo
+from binokel_tournament.services.integrity import rescore_mismatches
+from binokel_tournament.services.results import save_sheet
+from binokel_tournament.services.seating import replan_seating
+from binokel_tournament.services.standings import compute_standings
+
+from .desk_urls import first_three_table
+from .sheets import full_three_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo() -> Tournament:
+    tournament, _created = create_demo(singles=13, pairs=4, scored_rounds=2)
+    return tournament
+
+
+def empty_the_database() -> None:
+    """What a second laptop has: no tournament, no account (the audit log goes with its
+    tournament; logins are not part of a tournament)."""
+    PartyResult.objects.all().delete()  # results and seats protect their entrants
+    Seat.objects.all().delete()
+    Tournament.objects.all().delete()
+    get_user_model().objects.all().delete()
+    assert not AuditLog.objects.filter(tournament__isnull=False).exists()
+
+
+def standings_summary(t: Tournament) -> dict[str, list[tuple[int, int, int | None]]]:
+    return {
+        c.mode: [(r.entrant.start_number, r.total, r.place) for r in compute_standings(c).rows]
+        for c in t.competitions.order_by("mode")
+    }
+
+
+def test_backup_restore_into_an_empty_database_backup_gives_the_same_bytes(demo):
+    first = backup_bytes(demo)
+    standings = standings_summary(demo)
+    empty_the_database()
+    result = restore(first)
+    assert sorted(result.created_users) == ["kasse", "orga"]
+    second = backup_bytes(result.tournament)
+    assert second == first
+    assert standings_summary(result.tournament) == standings
+    assert rescore_mismatches(result.tournament) == []
+    orga = get_user_model().objects.get(username="orga")
+    assert orga.check_password("binokel")  # same accounts, same passwords
+    assert Membership.objects.get(user=orga).role == Role.ORGANISER
+
+
+def test_the_document_holds_the_whole_tournament(demo):
+    document = json.loads(backup_bytes(demo))
+    assert document["format"] == "binokel-backup" and document["version"] == 1
+    assert document["tournament"]["slug"] == demo.slug
+    assert {c["mode"] for c in document["competitions"]} == {"singles", "pairs"}
+    assert len(document["entrants"]) == 17
+    assert len(document["tables"]) == demo.round_set.get(number=1).tables.count() * 3
+    confirmed = [s for s in document["sheets"] if s["status"] == SheetStatus.CONFIRMED]
+    assert confirmed and all(s["version"] >= 1 and len(s["games"]) >= 12 for s in confirmed)
+    assert {m["user"]: m["role"] for m in document["members"]} == {
+        "orga": "organiser",
+        "kasse": "helper",
+    }
+    assert any(a["action"] == "seating.generate" for a in document["audit"])
+    assert all("password" in u for u in document["users"])
+    assert "id" not in document["entrants"][0]  # natural keys, never database ids
+
+
+def test_restore_into_a_busy_database_under_a_new_slug(demo):
+    data = backup_bytes(demo)
+    with pytest.raises(BackupError, match="schon ein Turnier"):
+        restore(data)
+    copy = restore(data, slug="demo-kopie").tournament
+    assert copy.slug == "demo-kopie" and Tournament.objects.count() == 2
+    assert standings_summary(copy) == standings_summary(demo)
+    # the sheet history points at the copy's own sheets
+    sheet = ScoreSheet.objects.filter(table__round__tournament=copy).first()
+    assert AuditLog.objects.filter(
+        tournament=copy, object_type="ScoreSheet", object_id=str(sheet.pk)
+    )
+    again = json.loads(backup_bytes(copy))
+    original = json.loads(data)
+    again["tournament"]["slug"] = original["tournament"]["slug"]
+    assert again == original
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: b"not json",
+        lambda d: json.dumps({"format": "other"}).encode(),
+        lambda d: json.dumps({**d, "version": 99}).encode(),
+        lambda d: json.dumps({**d, "entrants": d["entrants"] + [{"oops": 1}]}).encode(),
+        lambda d: json.dumps({**d, "tournament": {**d["tournament"], "rounds": "drei"}}).encode(),
+        lambda d: json.dumps({**d, "tournament": {**d["tournament"], "name": "x\u0000"}}).encode(),
+        lambda d: json.dumps(
+            {**d, "sheets": [{**d["sheets"][0], "table": [9, 9]}, *d["sheets"][1:]]}
+        ).encode(),
+        lambda d: json.dumps(  # points that the games do not give
+            {
+                **d,
+                "sheets": [
+                    {
+                        **d["sheets"][0],
+                        "games": [
+                            {
+                                **d["sheets"][0]["games"][0],
+                                "parties": [
+                                    {**p, "points": p["points"] + 10}
+                                    for p in d["sheets"][0]["games"][0]["parties"]
+                                ],
+                            },
+                            *d["sheets"][0]["games"][1:],
+                        ],
+                    },
+                    *d["sheets"][1:],
+                ],
+            }
+        ).encode(),
+        lambda d: b"[" * 100_000,
+    ],
+    ids=[
+        "not-json",
+        "other-format",
+        "other-version",
+        "unknown-field",
+        "bad-number",
+        "nul",
+        "missing-table",
+        "points-off",
+        "deep",
+    ],
+)
+def test_a_broken_backup_is_refused_and_changes_nothing(demo, spoil):
+    document = json.loads(backup_bytes(demo))
+    tournaments, users, audit = (
+        Tournament.objects.count(),
+        get_user_model().objects.count(),
+        AuditLog.objects.count(),
+    )
+    with pytest.raises(BackupError):
+        restore(spoil(document), slug="kaputt")
+    assert Tournament.objects.count() == tournaments
+    assert get_user_model().objects.count() == users and AuditLog.objects.count() == audit
+
+
+def test_the_commands_write_and_read_a_backup(demo, tmp_path):
+    out = tmp_path / "demo.json"
+    text = StringIO()
+    call_command("backup", "--out", str(out), stdout=text)  # --tournament: only one here
+    assert out.read_bytes() == backup_bytes(demo) and "bytes" in text.getvalue()
+    with pytest.raises(CommandError, match="schon ein Turnier"):
+        call_command("restore", str(out), stdout=StringIO())
+    call_command("restore", str(out), "--as", "zweiter-laptop", stdout=text)
+    assert "zweiter-laptop" in text.getvalue()
+    call_command(
+        "backup", "--tournament", "zweiter-laptop", "--out", str(tmp_path / "b.json"), stdout=text
+    )
+    with pytest.raises(CommandError, match="Several tournaments"):
+        call_command("backup", "--out", str(tmp_path / "c.json"), stdout=text)
+    with pytest.raises(CommandError):
+        call_command("restore", str(tmp_path / "missing.json"), stdout=text)
+
+
+def test_an_automatic_backup_follows_every_confirmed_sheet_and_seating_change(
+    seated, orga, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_KEEP = 2
+    table = seated.round_set.get(number=1).tables.get(pk=first_three_table(seated))
+    with django_capture_on_commit_callbacks(execute=True):
+        save_sheet(table, full_three_table(3), orga, expected_version=0)  # a draft: none
+    assert backup.list_backups(seated.slug) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
+    newest = backup.list_backups(seated.slug)
+    assert len(newest) == 1
+    restored = json.loads(newest[0].read_bytes())
+    assert [s["status"] for s in restored["sheets"]] == ["confirmed"]
+    for seed in (1, 2):
+        with django_capture_on_commit_callbacks(execute=True):
+            replan_seating(seated.competitions.get(mode=Mode.PAIRS), seed=seed, user=orga)
+    kept = backup.list_backups(seated.slug)
+    assert len(kept) == 2 and kept[0].name > kept[1].name  # the newest two, newest first
+    assert not [p for p in Path(tmp_path, seated.slug).iterdir() if p.suffix == ".tmp"]
+
+
+def test_a_backup_that_holds_the_change_already_is_not_written_twice(seated, settings, tmp_path):
+    settings.BACKUP_DIR = tmp_path
+    import time
+
+    before = time.time()
+    assert backup.write_auto_backup(seated.pk, since=before) is not None
+    assert backup.write_auto_backup(seated.pk, since=before) is None
+    assert len(backup.list_backups(seated.slug)) == 1
+
+
+def test_the_newest_automatic_backup_continues_the_evening_on_a_second_laptop(
+    seated, orga, kasse, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    settings.BACKUP_DIR = tmp_path
+    tables = list(seated.round_set.get(number=1).tables.filter(kind="three").order_by("number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        save_sheet(tables[0], full_three_table(), kasse, expected_version=0, confirm=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        save_sheet(tables[1], full_three_table(), kasse, expected_version=0, confirm=True)
+    newest = backup.list_backups(seated.slug)[0]
+    standings = standings_summary(seated)
+    empty_the_database()
+    call_command("restore", str(newest), stdout=StringIO())
+    t = Tournament.objects.get()
+    assert standings_summary(t) == standings
+    third = t.round_set.get(number=1).tables.filter(kind="three").order_by("number")[2]
+    kasse = get_user_model().objects.get(username="kasse")
+    save_sheet(third, full_three_table(), kasse, expected_version=0, confirm=True)
+    assert ScoreSheet.objects.filter(status=SheetStatus.CONFIRMED).count() == 3
+    assert PartyResult.objects.count() == 3 * 12 * 3
+
+
+def test_the_desk_downloads_and_uploads_backups_for_organisers_only(client, seated, orga, kasse):
+    client.force_login(kasse)
+    assert client.get(f"/desk/{seated.slug}/sicherung/herunterladen/").status_code == 403
+    client.force_login(orga)
+    response = client.get(f"/desk/{seated.slug}/sicherung/herunterladen/")
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    data = b"".join(response.streaming_content) if response.streaming else response.content
+    assert json.loads(data)["tournament"]["slug"] == seated.slug
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("backup.json", data, content_type="application/json")
+    response = client.post("/desk/sicherung-einspielen/", {"file": upload, "slug": "vom-stick"})
+    assert response.status_code == 302 and "/desk/vom-stick/" in response["Location"]
+    copy = Tournament.objects.get(slug="vom-stick")
+    assert Membership.objects.get(tournament=copy, user=orga).role == Role.ORGANISER
+    upload = SimpleUploadedFile("backup.json", b"{}", content_type="application/json")
+    page = client.post("/desk/sicherung-einspielen/", {"file": upload}, follow=True)
+    assert "keine Sicherung" in page.content.decode()
+    client.force_login(kasse)
+    upload = SimpleUploadedFile("backup.json", data, content_type="application/json")
+    assert client.post("/desk/sicherung-einspielen/", {"file": upload}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_server_writes_backups_in_the_background_and_coalesces_a_burst(
+    settings, tmp_path, orga, kasse
+):
+    from .conftest import make_tournament, member
+
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_IN_BACKGROUND = True
+    settings.BACKUP_MIN_INTERVAL = 0
+    t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
+    member(t, orga)
+    writer = backup.AutoBackups()
+    for _ in range(5):  # five confirmations in a row
+        writer.request(t.pk)
+    assert writer.flush(timeout=30)
+    files = backup.list_backups(t.slug)
+    assert 1 <= len(files) <= 2  # the burst shares one backup (a second if it came in late)
+    assert json.loads(files[0].read_bytes())["tournament"]["slug"] == t.slug
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_the_hall_server_a_process_of_its_own_writes_the_backups(
+    settings, tmp_path, orga, monkeypatch
+):
+    import threading
+
+    from .conftest import make_tournament, member
+
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_MIN_INTERVAL = 0
+    monkeypatch.setenv(backup.WORKER_ENV, "1")
+    t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
+    member(t, orga)
+    backup.auto_backups.request(t.pk)  # a web worker only leaves a note
+    assert backup.list_backups(t.slug) == []
+    assert (backup.pending_folder() / str(t.pk)).exists()
+    stop = threading.Event()
+    writer = threading.Thread(target=backup.backup_process_loop, args=(stop, 0.05))
+    writer.start()
+    try:
+        for _ in range(200):
+            if backup.list_backups(t.slug):
+                break
+            stop.wait(0.05)
+    finally:
+        stop.set()
+        writer.join(timeout=30)
+    assert len(backup.list_backups(t.slug)) == 1
+    assert not (backup.pending_folder() / str(t.pk)).exists()

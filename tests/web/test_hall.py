@@ -1,0 +1,115 @@
+"""The hall server command: refuses demo passwords (asks for the organiser's own instead),
+allows the machine's addresses, and really serves the desk with gunicorn, DEBUG off, static
+files included."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+import requests
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from binokel_tournament.management.commands import hall
+from binokel_tournament.services.demo import create_demo
+from tests import hall_server
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def restore_settings(settings):
+    """The command sets these on the live settings; put them back afterwards."""
+    for name in ("DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "PUBLIC_BASE_URL"):
+        setattr(settings, name, getattr(settings, name))
+    return settings
+
+
+def run_hall(*args: str) -> str:
+    out = StringIO()
+    call_command("hall", "--check", *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_the_hall_refuses_demo_passwords_without_a_terminal(restore_settings):
+    create_demo(singles=12, pairs=2, scored_rounds=0)
+    with pytest.raises(CommandError, match="demo password"):
+        run_hall("--noinput")
+    assert get_user_model().objects.get(username="orga").check_password("binokel")
+
+
+def test_a_password_file_gives_the_organiser_a_password_and_locks_the_rest(
+    restore_settings, tmp_path
+):
+    create_demo(singles=12, pairs=2, scored_rounds=0)
+    secret = tmp_path / "pw"
+    secret.write_text("Saal-Abend-2026\n")
+    run_hall("--noinput", "--password-file", str(secret))
+    users = get_user_model().objects
+    assert users.get(username="orga").check_password("Saal-Abend-2026")
+    assert not users.get(username="kasse").has_usable_password()
+    assert hall.accounts_with_demo_password() == []
+    secret.write_text("binokel\n")  # the demo password itself is never accepted
+    orga = users.get(username="orga")
+    orga.set_password("binokel")
+    orga.save()
+    with pytest.raises(CommandError, match="Demo-Passwort"):
+        run_hall("--noinput", "--password-file", str(secret))
+
+
+def test_in_a_terminal_the_hall_asks_for_new_passwords(restore_settings, monkeypatch):
+    create_demo(singles=12, pairs=2, scored_rounds=0)
+    answers = iter(["zu kurz", "zu kurz", "Saal-Abend-2026", "Saal-Abend-2026"] * 2)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    run_hall()
+    for name in ("orga", "kasse"):
+        assert get_user_model().objects.get(username=name).check_password("Saal-Abend-2026")
+
+
+def test_the_addresses_for_the_phones_are_printed_and_allowed(restore_settings, monkeypatch):
+    monkeypatch.setattr(hall, "lan_addresses", lambda: ["192.168.1.20"])
+    out = run_hall("--port", "8123")
+    assert "http://192.168.1.20:8123/" in out and "errors.log" in out
+    settings = restore_settings
+    assert not settings.DEBUG
+    assert "192.168.1.20" in settings.ALLOWED_HOSTS
+    assert "http://192.168.1.20:8123" in settings.CSRF_TRUSTED_ORIGINS
+    assert settings.PUBLIC_BASE_URL == "http://192.168.1.20:8123"
+
+
+def test_a_laptop_gets_a_few_threaded_workers():
+    assert 2 <= hall.default_workers() <= 5
+
+
+def test_gunicorn_serves_the_desk_and_its_static_files_with_debug_off():
+    with hall_server.data_folder() as folder:
+        env = hall_server.server_env(hall_server.sqlite_database(folder), folder, DEBUG="1")
+        hall_server.manage(env, "migrate", "--noinput", "-v0")
+        import sqlite3
+
+        with sqlite3.connect(folder / "hall.sqlite3") as db:  # WAL: pages read while a desk writes
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        with hall_server.running(env, workers=2) as server:
+            css = requests.get(server.url + "/static/binokel/desk.css", timeout=10)
+            assert css.status_code == 200 and "text/css" in css.headers["Content-Type"]
+            htmx = requests.get(server.url + "/static/binokel/htmx.min.js", timeout=10)
+            assert htmx.status_code == 200 and len(htmx.content) > 10_000
+            home = requests.get(server.url + "/", timeout=10)
+            assert home.status_code == 200 and "/static/binokel/desk.css" in home.text
+            missing = requests.get(server.url + "/gibt-es-nicht/", timeout=10)
+            assert missing.status_code == 404 and "Nicht gefunden" in missing.text
+            assert "Traceback" not in missing.text and "URLconf" not in missing.text  # no DEBUG
+            desk = requests.get(server.url + "/desk/", timeout=10, allow_redirects=False)
+            assert desk.status_code == 302 and "/anmelden/" in desk.headers["Location"]
+            stranger = requests.get(server.url + "/", headers={"Host": "evil.example"}, timeout=10)
+            assert stranger.status_code == 400
+
+
+def test_sqlite_waits_for_the_write_lock_instead_of_failing(settings):
+    options = settings.DATABASES["default"].get("OPTIONS", {})
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("the PostgreSQL pass")
+    assert options["transaction_mode"] == "IMMEDIATE"
+    assert options["timeout"] >= 10 and "journal_mode=WAL" in options["init_command"]
