@@ -188,7 +188,17 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "date", "venue", "preset", "rounds", "double_check", "public_pages"]
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "preset",
+            "rounds",
+            "double_check",
+            "public_pages",
+            "table_entry",
+            "provisional_table_sheets",
+        ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

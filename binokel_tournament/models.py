@@ -6,6 +6,7 @@ restore keeps them."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -61,6 +62,22 @@ class Tournament(models.Model):
         help_text=_("Ein Spielzettel muss von einer zweiten Person bestätigt werden."),
     )
     public_pages = models.BooleanField(_("Öffentliche Seiten"), default=True)
+    table_entry = models.BooleanField(
+        _("Tische erfassen am Handy"),
+        default=True,
+        help_text=_(
+            "Jeder Tisch bekommt einen eigenen Link (QR-Code auf Tischkarte und Spielzettel) "
+            "und trägt seine Spiele selbst ein. Aus: alle Tisch-Links sind sofort ungültig."
+        ),
+    )
+    provisional_table_sheets = models.BooleanField(
+        _("Vom Tisch bestätigte Zettel vorläufig werten"),
+        default=False,
+        help_text=_(
+            "Rangliste und Beamer zählen Zettel schon, wenn der Tisch sie bestätigt hat "
+            "(als vorläufig markiert), nicht erst nach der Bestätigung am Turniertisch."
+        ),
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -155,11 +172,21 @@ class Round(models.Model):
         return f"{self.tournament} – {self.number}. Durchgang"
 
 
+def new_entry_token() -> str:
+    """A table link's key: 128 random bits (22 characters in the link)."""
+    return secrets.token_urlsafe(16)
+
+
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("Tisch"))
     kind = models.CharField(_("Tischart"), max_length=12, choices=TableKind.choices)
+    # The table's own link for entering its games on a phone (unguessable; re-issuing it makes
+    # the old link useless at once).
+    entry_token = models.CharField(
+        max_length=64, unique=True, default=new_entry_token, editable=False
+    )
 
     class Meta:
         ordering = ["round", "number"]
@@ -190,6 +217,7 @@ class Seat(models.Model):
 
 class SheetStatus(models.TextChoices):
     DRAFT = "draft", _("Entwurf")
+    TABLE = "table", _("vom Tisch bestätigt")  # the opponents confirmed it on the phone
     CONFIRMED = "confirmed", _("bestätigt")
 
 
@@ -206,6 +234,9 @@ class ScoreSheet(models.Model):
     error_count = models.PositiveIntegerField(default=0)
     complete = models.BooleanField(default=False)
     scorer_mismatch = models.BooleanField(_("Abweichung vom Listenführer"), default=False)
+    # The games were entered at the table on a phone (not by a desk person): any desk person
+    # may confirm it under the double check.
+    entered_at_table = models.BooleanField(default=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -221,6 +252,21 @@ class ScoreSheet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.get_status_display()} v{self.version}"
+
+
+class TableEntry(models.Model):
+    """What a table did through its own link: checked who sits where, confirmed its sheet
+    (the opponents typed their start numbers), called the desk for help."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="entry")
+    seats_checked_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_numbers = models.JSONField(default=list, blank=True)
+    help_requested_at = models.DateTimeField(null=True, blank=True)
+    last_activity_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return str(self.table)
 
 
 class SheetDraft(models.Model):

@@ -185,6 +185,20 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_VERBOSE = False
 
 # Errors: a rotating file in the data folder with the request and the traceback.
+# The cache the server's worker processes share (the tables' rate limit counts): a folder in
+# the data folder, no extra service on the laptop.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(DATA_DIR / "cache"),
+    }
+}
+# Requests per table link and window, and requests with unknown links per device (guessing).
+TABLE_LINK_LIMIT = env_int("TABLE_LINK_LIMIT", 600)
+TABLE_LINK_WINDOW = env_int("TABLE_LINK_WINDOW", 600)
+TABLE_GUESS_LIMIT = env_int("TABLE_GUESS_LIMIT", 30)
+TABLE_GUESS_WINDOW = 60
+
 LOG_DIR = DATA_DIR / "logs"
 LOG_DIR.mkdir(parents=True, exist_ok=True)
 ERROR_LOG_FILE = LOG_DIR / "errors.log"

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from .views import desk, organiser, public, sheets
+from .views import board, desk, organiser, public, sheets, table
 from .views import exports as export_views
 
 
@@ -20,6 +20,21 @@ class NumberConverter:
 
 
 register_converter(NumberConverter, "num")
+
+
+class TokenConverter:
+    """A table's link: URL-safe characters (the token itself is checked in the database)."""
+
+    regex = "[A-Za-z0-9_-]{8,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 handler400 = "binokel_tournament.views.errors.bad_request"
 handler403 = "binokel_tournament.views.errors.permission_denied"
@@ -53,6 +68,18 @@ desk_patterns = (
         ),
         path("<slug:slug>/rangliste/<str:mode>/", desk.standings, name="standings"),
         path("<slug:slug>/protokoll/", desk.audit, name="audit"),
+        path("<slug:slug>/tische/", board.board, name="board"),
+        path("<slug:slug>/tische/<num:table_id>/", board.table_link, name="table_link"),
+        path(
+            "<slug:slug>/tische/<num:table_id>/neuer-link/",
+            board.reissue,
+            name="table_reissue",
+        ),
+        path(
+            "<slug:slug>/tische/<num:table_id>/erledigt/",
+            board.help_done,
+            name="table_help_done",
+        ),
         path("<slug:slug>/mitglieder/", organiser.member_list, name="members"),
         path("<slug:slug>/sicherung/", organiser.backups, name="backups"),
         path(
@@ -78,11 +105,26 @@ public_patterns = (
     "public",
 )
 
+table_patterns = (
+    [
+        path("sw.js", table.service_worker, name="service_worker"),
+        path("<token:token>/", table.page, name="page"),
+        path("<token:token>/stand/", table.state, name="state"),
+        path("<token:token>/plaetze/", table.seats, name="seats"),
+        path("<token:token>/pruefen/", table.check, name="check"),
+        path("<token:token>/spiel/", table.game, name="game"),
+        path("<token:token>/bestaetigen/", table.confirm, name="confirm"),
+        path("<token:token>/rufen/", table.call, name="call"),
+    ],
+    "table",
+)
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("anmelden/", auth_views.LoginView.as_view(), name="login"),
     path("abmelden/", auth_views.LogoutView.as_view(), name="logout"),
     path("desk/", include(desk_patterns)),
+    path("tisch/", include(table_patterns)),
     path("", include(public_patterns)),
 ]

@@ -16,8 +16,17 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # the tables' rate limit counts in a cache of this test process, emptied for every test
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.BACKUP_DIR = tempfile.mkdtemp(prefix="binokel-test-backups-")
     settings.BACKUP_IN_BACKGROUND = False
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -40,6 +40,7 @@ class Action(StrEnum):
     RULES = "rules"  # the tournament's settings and rule set
     MEMBERS = "members"  # add, change and remove members, unlock logins
     BACKUP = "backup"  # download the tournament as a backup
+    TABLE_LINKS = "table_links"  # re-issue a table's phone link
 
 
 ROLE_ACTIONS: dict[str, frozenset[Action]] = {

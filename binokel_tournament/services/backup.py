@@ -65,6 +65,7 @@ from ..models import (
     Seat,
     Table,
     Tournament,
+    new_entry_token,
 )
 from .access import Action, Actor, require, require_create_tournament
 from .errors import DeskError
@@ -523,6 +524,16 @@ def _restore(
             competition=competitions[entry["competition"]],
         )
         new_tables.append((tb, entry["seats"]))
+    # The tables' phone links come back as they were printed (a second laptop continues the
+    # evening); a copy restored beside its original gets links of its own.
+    taken = set(
+        Table.objects.filter(entry_token__in=[tb.entry_token for tb, _s in new_tables]).values_list(
+            "entry_token", flat=True
+        )
+    )
+    for tb, _seat_entries in new_tables:
+        if tb.entry_token in taken:
+            tb.entry_token = new_entry_token()
     Table.objects.bulk_create([tb for tb, _seats in new_tables])
     seats = []
     for tb, seat_entries in new_tables:

@@ -35,7 +35,8 @@ class RoundProgress:
 def round_progress(tournament: Tournament) -> dict[int, RoundProgress]:
     """Every round that has tables, by number: one aggregate query."""
     confirmed = Q(sheet__status=SheetStatus.CONFIRMED)
-    draft = Q(sheet__status=SheetStatus.DRAFT)
+    # a draft or a sheet the table confirmed on its phone: not yet confirmed at the desk
+    draft = Q(sheet__status__in=(SheetStatus.DRAFT, SheetStatus.TABLE))
     rows = (
         Table.objects.filter(round__tournament=tournament)
         .values("round__number")
@@ -188,11 +189,14 @@ def sheet_of(table: Table) -> ScoreSheet | None:
 
 
 def sheet_state(sheet: ScoreSheet | None) -> str:
-    """missing, draft, ready (complete and valid, waiting to be confirmed) or confirmed."""
+    """missing, draft, ready (complete and valid, waiting to be confirmed), table (confirmed by
+    the table on its phone, waiting for the desk) or confirmed."""
     if sheet is None:
         return "missing"
     if sheet.status == SheetStatus.CONFIRMED:
         return "confirmed"
+    if sheet.status == SheetStatus.TABLE:
+        return "table"
     if sheet.complete and not sheet.error_count:
         return "ready"
     return "draft"

@@ -28,6 +28,7 @@ from ..models import (
     Entrant,
     Game,
     PartyResult,
+    Round,
     ScoreSheet,
     Seat,
     SheetDraft,
@@ -345,6 +346,9 @@ def _save(
     if changed:
         sheet.entries = entries
         sheet.entered_by = author  # type: ignore[assignment]
+        sheet.entered_at_table = False  # now it is what this desk person typed
+        if sheet.status == SheetStatus.TABLE:
+            sheet.status = SheetStatus.DRAFT  # no longer as the table confirmed it
     if reopen:
         sheet.status = SheetStatus.DRAFT
         sheet.confirmed_by = None
@@ -362,11 +366,7 @@ def _save(
             "Als Entwurf gespeichert. Bestätigen geht erst, wenn alle %(n)s Spiele "
             "vollständig und ohne Fehler eingetragen sind."
         ) % {"n": layout.games}
-    elif (
-        confirming
-        and tournament.double_check
-        and (sheet.entered_by_id is None or sheet.entered_by_id == getattr(author, "pk", None))
-    ):
+    elif confirming and tournament.double_check and not _second_person(sheet, author):
         confirming = False
         notice = notice or _(
             "Vier-Augen-Prinzip: gespeichert, aber eine andere Person als die, die den "
@@ -382,11 +382,8 @@ def _save(
     if not changed and not confirming:
         return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
     sheet.version += 1
-    _store(sheet, evaluation)
-    round_obj = table.round
-    if not round_obj.locked:
-        round_obj.locked = True
-        round_obj.save(update_fields=["locked"])
+    store_sheet(sheet, evaluation)
+    lock_round(table.round)
     action = "sheet.correct" if was_confirmed else "sheet.confirm" if confirming else "sheet.save"
     log_action(
         tournament,
@@ -401,7 +398,22 @@ def _save(
     return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
 
 
-def _store(sheet: ScoreSheet, evaluation: SheetEvaluation) -> None:
+def lock_round(round_obj: Round) -> None:
+    """A round with results has started: its seating no longer changes."""
+    if not round_obj.locked:
+        round_obj.locked = True
+        round_obj.save(update_fields=["locked"])
+
+
+def _second_person(sheet: ScoreSheet, author: User) -> bool:
+    """Whether ``author`` may confirm under the double check: someone other than whoever
+    entered it (a sheet the table entered on its phone: any desk person)."""
+    if sheet.entered_by_id is None:
+        return sheet.entered_at_table
+    return sheet.entered_by_id != getattr(author, "pk", None)
+
+
+def store_sheet(sheet: ScoreSheet, evaluation: SheetEvaluation) -> None:
     """Persist the sheet and one Game with its PartyResults per valid game."""
     score = evaluation.score
     sheet.error_count = evaluation.error_count

@@ -254,3 +254,65 @@ def form_field(engine_field: str, games: tuple[GameScore, ...], columns: int) ->
     if attr in ("meld", "tricks", "penalty"):
         return column_field(n, column + 1, attr)
     return column_field(n, column + 1, "meld")
+
+
+def game_of(name: str) -> int | None:
+    """The game a field belongs to (None: the sheet's written totals, or not a sheet field)."""
+    ref = parse_name(name)
+    return None if ref is None else ref.game
+
+
+def without_game(entries: Mapping[str, str], game: int) -> dict[str, str]:
+    """The entries of every field but those of ``game``."""
+    return {k: v for k, v in entries.items() if game_of(k) != game}
+
+
+def game_entries(game: int, values: Mapping[str, object], columns: int) -> dict[str, str]:
+    """The fields of one game from its values as a phone sends them (1-based columns)::
+
+        {"kind": "played", "declarer": 2, "bid": 200, "dealer": null, "notrick": false,
+         "columns": [{"meld": 60, "tricks": 152, "revoked": false, "penalty": null}, ...]}
+
+    Values become the strings the desk would have typed; ticks become "on"; anything else
+    is kept as text for the engine to judge (never an error here)."""
+    out: dict[str, str] = {}
+
+    def put(name: str, value: object) -> None:
+        if value is None or value is False or value == "":
+            return
+        text = "on" if value is True else str(value)
+        out[name] = "".join(ch for ch in text if ch.isprintable()).strip()[:MAX_VALUE_LENGTH]
+
+    for attr in ("kind", "declarer", "bid", "dealer", "notrick"):
+        put(game_field(game, attr), values.get(attr))
+    raw_columns = values.get("columns")
+    if isinstance(raw_columns, list):
+        for c, column in enumerate(raw_columns[:columns], start=1):
+            if isinstance(column, Mapping):
+                for attr in ("meld", "tricks", "revoked", "penalty"):
+                    put(column_field(game, c, attr), column.get(attr))
+    return clean(out)
+
+
+def game_values(entries: Mapping[str, str], game: int, columns: int) -> dict[str, object]:
+    """One game's typed fields in the phone's shape (see ``game_entries``), as strings."""
+
+    def text(name: str) -> str:
+        return entries.get(name, "")
+
+    return {
+        "kind": text(game_field(game, "kind")) or "played",
+        "declarer": text(game_field(game, "declarer")),
+        "bid": text(game_field(game, "bid")),
+        "dealer": text(game_field(game, "dealer")),
+        "notrick": bool(text(game_field(game, "notrick"))),
+        "columns": [
+            {
+                "meld": text(column_field(game, c, "meld")),
+                "tricks": text(column_field(game, c, "tricks")),
+                "revoked": bool(text(column_field(game, c, "revoked"))),
+                "penalty": text(column_field(game, c, "penalty")),
+            }
+            for c in range(1, columns + 1)
+        ],
+    }

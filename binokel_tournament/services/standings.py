@@ -13,7 +13,7 @@ from django.db.models import Count, Q, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Competition, Entrant, PartyResult, SheetStatus
+from ..models import Competition, Entrant, PartyResult, SheetStatus, Tournament
 
 
 @dataclass
@@ -89,6 +89,16 @@ class Standings:
     rounds: list[int]
     rows: list[StandingRow]
     metrics: list[Metric]
+    # games of sheets only the table has confirmed so far are counted (provisional)
+    from_tables: bool = False
+
+
+def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
+    """The sheets the standings count: those confirmed at the desk, and where the tournament
+    says so those the table confirmed on its phone (provisional until the desk confirms)."""
+    if tournament.provisional_table_sheets:
+        return (SheetStatus.CONFIRMED, SheetStatus.TABLE)
+    return (SheetStatus.CONFIRMED,)
 
 
 def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
@@ -99,7 +109,7 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     results = list(
         PartyResult.objects.filter(
             entrant__competition=competition,
-            game__sheet__status=SheetStatus.CONFIRMED,
+            game__sheet__status__in=counted_statuses(tournament),
             round_number__lte=last,
         )
         .values("entrant_id", "round_number")
@@ -107,6 +117,7 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
             points=Sum("points"),
             wins=Count("id", filter=Q(is_declarer=True, game__won=True)),
             games=Count("id", filter=Q(sits_out=False)),
+            from_tables=Count("id", filter=Q(game__sheet__status=SheetStatus.TABLE)),
         )
         .order_by()
     )
@@ -133,7 +144,9 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
         row.declarer_wins += item["wins"]
         row.games += item["games"]
     metrics = tie_break_metrics(rules.tie_breaks)
-    return Standings(competition, rounds, rank(list(rows.values()), metrics), metrics)
+    from_tables = any(item["from_tables"] for item in results)
+    ranked = rank(list(rows.values()), metrics)
+    return Standings(competition, rounds, ranked, metrics, from_tables)
 
 
 def rank(rows: list[StandingRow], metrics: Sequence[Metric]) -> list[StandingRow]:

@@ -174,6 +174,20 @@ DESK_URLS: list[DeskUrl] = [
         Action.VIEW,  # one's own working draft
         args=lambda t: [t.slug, first_three_table(t)],
     ),
+    DeskUrl("board", "GET", Action.VIEW, query=("round", "page", "q")),
+    DeskUrl("table_link", "GET", Action.VIEW, args=lambda t: [t.slug, first_three_table(t)]),
+    DeskUrl(
+        "table_reissue",
+        "POST",
+        Action.TABLE_LINKS,
+        args=lambda t: [t.slug, first_three_table(t)],
+    ),
+    DeskUrl(
+        "table_help_done",
+        "POST",
+        Action.ENTER_RESULTS,
+        args=lambda t: [t.slug, first_three_table(t)],
+    ),
     DeskUrl("standings", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"], query=("round",)),
     DeskUrl("audit", "GET", Action.VIEW, query=("type", "id")),
     DeskUrl("members", "GET", Action.MEMBERS),

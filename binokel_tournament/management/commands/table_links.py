@@ -1,0 +1,54 @@
+"""``manage.py table_links [--tournament SLUG] --round N [--base-url URL]``: every table's own
+link for entering its games on a phone, as JSON (the contract of the table-entry issue)::
+
+    {"round": 1, "tables": [{"table": 1, "url": "http://192.168.1.20:8000/tisch/…/"}]}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from ...models import Round
+from .export_pdf import checked_base_url
+from .simulate import resolve_tournament
+
+
+class Command(BaseCommand):
+    help = "Print every table's phone link of a round as JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tournament", metavar="SLUG")
+        parser.add_argument("--round", type=int, required=True, dest="round_number", metavar="N")
+        parser.add_argument(
+            "--base-url",
+            metavar="URL",
+            help="the address phones reach the server at (default: PUBLIC_BASE_URL)",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        tournament = resolve_tournament(opts.get("tournament"))
+        base = checked_base_url(opts.get("base_url") or str(settings.PUBLIC_BASE_URL))
+        number = opts["round_number"]
+        round_obj = Round.objects.filter(tournament=tournament, number=number).first()
+        if round_obj is None:
+            raise CommandError(
+                _("Durchgang %(n)s gibt es in diesem Turnier nicht.") % {"n": number}
+            )
+        if not tournament.table_entry:
+            self.stderr.write(
+                _("Warnung: die Tisch-Links sind ausgeschaltet (Einstellungen); sie öffnen nichts.")
+            )
+        tables = [
+            {
+                "table": table.number,
+                "url": base.rstrip("/") + reverse("table:page", args=[table.entry_token]),
+            }
+            for table in round_obj.tables.order_by("number")
+        ]
+        self.stdout.write(json.dumps({"round": number, "tables": tables}, ensure_ascii=False))

@@ -1,0 +1,439 @@
+"""Tables enter their own games on a phone, through a link of their own (a QR code on the table
+card and the pre-filled sheet). The paper sheet stays on the table as the record.
+
+What a link may do: read and write its own table's sheet of its own round, nothing else; no
+login. The link is an unguessable token; re-issuing it makes the old one useless at once, and
+the organiser can switch all links of a tournament off. Games go into the same score sheet the
+desk types (``ScoreSheet.entries``, the desk's wire format), one game at a time, each checked and
+scored by the sheet engine before it is kept; a retried game (the reply was lost) is recognised
+by the phone's key for it. When the round is over the opponents confirm the sheet on the phone;
+from then on only the desk can change it, and the desk confirms it like any other sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.tables import table_shape
+
+from ..models import (
+    GameKind,
+    ScoreSheet,
+    Seat,
+    SheetStatus,
+    SubmissionReceipt,
+    Table,
+    TableEntry,
+    Tournament,
+    new_entry_token,
+)
+from . import sheet_fields as F
+from .access import Action, Actor, require
+from .audit import log_action
+from .backup import schedule_backup
+from .errors import DeskError, active_language
+from .results import SheetEvaluation, evaluate_table, lock_round, person, store_sheet
+
+
+class TableLinkError(DeskError):
+    """The link does not open a table (unknown, re-issued, or links are switched off)."""
+
+
+class TableLocked(DeskError):
+    """The table confirmed its sheet (or the desk did): only the desk can change it now."""
+
+
+class GameRefused(DeskError):
+    """A game the engine found errors in: nothing was kept; the messages say why."""
+
+    def __init__(self, messages: dict[str, list[str]]) -> None:
+        super().__init__(" ".join(m for ms in messages.values() for m in ms))
+        self.messages = messages
+
+
+# --- links ---------------------------------------------------------------------------------------
+def reissue_link(table: Table, user: Actor) -> str:
+    """A new link for one table (e.g. a phone was lost): the old one stops working at once."""
+    tournament = table.round.tournament
+    require(user, tournament, Action.TABLE_LINKS)
+    table.entry_token = new_entry_token()
+    table.save(update_fields=["entry_token"])
+    log_action(tournament, user, "table.link", table, after={"table": table.number})
+    return table.entry_token
+
+
+def table_by_token(token: str) -> Table:
+    """The table a link opens, with everything its page shows; TableLinkError otherwise."""
+    if not token:
+        raise TableLinkError(_("Dieser Tisch-Link gilt nicht (mehr)."))
+    table = (
+        Table.objects.select_related("round__tournament", "competition", "sheet", "entry")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("entrant")))
+        .filter(entry_token=token)
+        .first()
+    )
+    if table is None or not table.round.tournament.table_entry:
+        raise TableLinkError(_("Dieser Tisch-Link gilt nicht (mehr)."))
+    return table
+
+
+def _entry(table: Table, lock: bool = False) -> TableEntry:
+    query = TableEntry.objects.select_for_update() if lock else TableEntry.objects
+    found = query.filter(table=table).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return TableEntry.objects.create(table=table)
+    except IntegrityError:  # the table's other phone made it a moment ago
+        return query.get(table=table)
+
+
+def _touch(entry: TableEntry) -> None:
+    entry.last_activity_at = timezone.now()
+    entry.save(update_fields=["last_activity_at"])
+
+
+# --- who sits where --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Chair:
+    seat: int  # 1-based, dealing order
+    column: int  # 1-based party column
+    start_number: int
+    name: str
+    deals_first: bool
+    keeps_score: bool
+
+
+def chairs(table: Table) -> list[Chair]:
+    """The chairs of the table in dealing order, with who sits there (the engine's roles)."""
+    shape = table_shape(table.kind)
+    entrants = [s.entrant for s in sorted(table.seats.all(), key=lambda s: s.position)]
+    out = []
+    for seat in range(shape.seats):
+        column, which = shape.player_of_seat(seat)
+        entrant = entrants[column]
+        out.append(
+            Chair(
+                seat + 1,
+                column + 1,
+                entrant.start_number,
+                person(entrant, which),
+                seat == 0,
+                seat == shape.scorer_seat,
+            )
+        )
+    return out
+
+
+def check_seats(table: Table, numbers: Sequence[int | None]) -> list[str]:
+    """Compare the start numbers typed chair by chair with the seating plan; the problems
+    (empty: everyone sits where the plan says, and that is recorded)."""
+    expected = chairs(table)
+    problems: list[str] = []
+    if len(numbers) != len(expected):
+        return [_("Bitte für jeden Platz eine Startnummer eintragen.")]
+    for chair, number in zip(expected, numbers, strict=True):
+        if number is None:
+            problems.append(
+                _("Platz %(seat)s: bitte die Startnummer eintragen.") % {"seat": chair.seat}
+            )
+        elif number != chair.start_number:
+            problems.append(_where_else(table, chair, number))
+    if not problems:
+        with transaction.atomic():
+            entry = _entry(table, lock=True)
+            entry.seats_checked_at = entry.seats_checked_at or timezone.now()
+            entry.last_activity_at = timezone.now()
+            entry.save(update_fields=["seats_checked_at", "last_activity_at"])
+    return problems
+
+
+def _where_else(table: Table, chair: Chair, number: int) -> str:
+    here = next((c for c in chairs(table) if c.start_number == number), None)
+    if here is not None:
+        return _(
+            "Platz %(seat)s: die Startnummer %(number)s sitzt an diesem Tisch auf Platz "
+            "%(other)s. Bitte so setzen, wie der Tischplan sagt."
+        ) % {"seat": chair.seat, "number": number, "other": here.seat}
+    elsewhere = (
+        Seat.objects.filter(table__round=table.round, entrant__start_number=number)
+        .select_related("table")
+        .first()
+    )
+    if elsewhere is not None:
+        return _(
+            "Platz %(seat)s: die Startnummer %(number)s spielt in diesem Durchgang an Tisch "
+            "%(table)s, nicht hier. Ist das der richtige Tisch?"
+        ) % {"seat": chair.seat, "number": number, "table": elsewhere.table.number}
+    return _("Platz %(seat)s: die Startnummer %(number)s spielt in diesem Durchgang nicht.") % {
+        "seat": chair.seat,
+        "number": number,
+    }
+
+
+# --- games -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSaved:
+    evaluation: SheetEvaluation
+    repeated: bool = False
+
+
+def check_game(table: Table, number: int, values: Mapping[str, object]) -> SheetEvaluation:
+    """The sheet as it would be with this game entered (nothing is kept): the engine's
+    messages, points and running totals for the phone while the game is typed."""
+    sheet = getattr(table, "sheet", None)
+    entries = F.without_game(sheet.entries if sheet else {}, number)
+    columns = table_shape(table.kind).columns
+    return evaluate_table(table, {**entries, **F.game_entries(number, values, columns)})
+
+
+def save_game(table: Table, number: int, values: Mapping[str, object], key: str) -> GameSaved:
+    """Keep one game entered at the table (empty values: remove it). ``key`` is the phone's own
+    key for this game entry: the same key with the same values again is the same save."""
+    tournament = table.round.tournament
+    columns = table_shape(table.kind).columns
+    if not 1 <= number <= tournament.rules().games_for(table.kind):
+        raise DeskError(_("Dieses Spiel gibt es auf dem Zettel nicht."))
+    fields = F.game_entries(number, values, columns)
+    receipt = _receipt_key(key, number, fields)
+    for _attempt in range(2):
+        try:
+            with transaction.atomic():
+                if receipt:
+                    done = SubmissionReceipt.objects.filter(key=receipt, table=table).first()
+                    if done is not None:
+                        sheet = ScoreSheet.objects.get(table=table)
+                        return GameSaved(evaluate_table(table, sheet.entries), repeated=True)
+                entry = _entry(table, lock=True)
+                sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
+                if entry.confirmed_at is not None or (
+                    sheet is not None and sheet.status != SheetStatus.DRAFT
+                ):
+                    raise TableLocked(
+                        _("Der Zettel ist bestätigt: ändern kann ihn jetzt nur die Turnierleitung.")
+                    )
+                if sheet is None:
+                    sheet = ScoreSheet.objects.create(table=table, version=0, entered_at_table=True)
+                before = {k: v for k, v in sheet.entries.items() if F.game_of(k) == number}
+                entries = {**F.without_game(sheet.entries, number), **fields}
+                evaluation = evaluate_table(table, entries)
+                game = evaluation.score.games[number - 1]
+                if game.errors:
+                    lang = active_language()
+                    messages: dict[str, list[str]] = {}
+                    for error in game.errors:
+                        messages.setdefault(error.field, []).append(error.text(lang))
+                    raise GameRefused(messages)
+                sheet.entries = dict(evaluation.entries)
+                sheet.entered_at_table = sheet.entered_by_id is None
+                sheet.version += 1
+                store_sheet(sheet, evaluation)
+                lock_round(table.round)
+                log_action(tournament, None, "sheet.table", sheet, before, fields)
+                if receipt:
+                    SubmissionReceipt.objects.create(
+                        key=receipt, table=table, version=sheet.version
+                    )
+                _touch(entry)
+                return GameSaved(evaluation)
+        except IntegrityError:
+            continue  # the table's other phone created the sheet at the same moment: again
+    raise DeskError(_("Der Zettel wird gerade anderswo gespeichert; bitte gleich noch einmal."))
+
+
+def _receipt_key(key: str, number: int, fields: Mapping[str, str]) -> str:
+    key = "".join(ch for ch in key if ch.isalnum() or ch == "-")[:40]
+    if not key:
+        return ""
+    content = repr((number, sorted(fields.items()))).encode()
+    return f"t-{key}-{hashlib.sha256(content).hexdigest()[:16]}"
+
+
+# --- the end of the round --------------------------------------------------------------------
+def opponents(table: Table) -> list[Chair]:
+    """Who confirms the sheet at the table: every party but the scorer's (one chair each)."""
+    shape = table_shape(table.kind)
+    seen: set[int] = set()
+    out = []
+    for chair in chairs(table):
+        if chair.column - 1 == shape.scorer_column or chair.column in seen:
+            continue
+        seen.add(chair.column)
+        out.append(chair)
+    return out
+
+
+def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
+    """The opponents confirm the sheet, each with their own start number: afterwards the table
+    can no longer change it; it waits for the desk's confirmation."""
+    tournament = table.round.tournament
+    expected = sorted(c.start_number for c in opponents(table))
+    with transaction.atomic():
+        entry = _entry(table, lock=True)
+        if entry.confirmed_at is not None:
+            return  # already confirmed (a retried request)
+        sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
+        evaluation = evaluate_table(table, sheet.entries if sheet else {})
+        if sheet is None or not evaluation.valid:
+            raise DeskError(
+                _("Erst wenn alle %(n)s Spiele eingetragen sind, kann der Zettel bestätigt werden.")
+                % {"n": evaluation.layout.games}
+            )
+        if sorted(n for n in numbers if n is not None) != expected:
+            raise DeskError(
+                _(
+                    "Die Startnummern stimmen nicht: bestätigen müssen die Gegenspieler des "
+                    "Listenführers, jede Partei mit ihrer eigenen Startnummer."
+                )
+            )
+        entry.confirmed_at = timezone.now()
+        entry.confirmed_numbers = expected
+        entry.last_activity_at = entry.confirmed_at
+        entry.save()
+        if sheet.status == SheetStatus.DRAFT:
+            sheet.status = SheetStatus.TABLE
+            sheet.save(update_fields=["status", "updated_at"])
+        log_action(tournament, None, "sheet.table_confirm", sheet, None, {"numbers": expected})
+        schedule_backup(tournament)
+
+
+def call_desk(table: Table) -> None:
+    """The table asks for the Turnierleitung (shown on the desk's board until cleared)."""
+    with transaction.atomic():
+        entry = _entry(table, lock=True)
+        entry.help_requested_at = timezone.now()
+        entry.last_activity_at = entry.help_requested_at
+        entry.save(update_fields=["help_requested_at", "last_activity_at"])
+
+
+def clear_call(table: Table, user: Actor) -> None:
+    require(user, table.round.tournament, Action.ENTER_RESULTS)
+    TableEntry.objects.filter(table=table).update(help_requested_at=None)
+
+
+# --- what the phone shows --------------------------------------------------------------------
+def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict[str, Any]:
+    """Everything the table's page shows, as JSON: who sits where, the games as kept (with the
+    engine's dealer, points and running totals), whether the table may still change them."""
+    sheet = getattr(table, "sheet", None)
+    if evaluation is None:
+        evaluation = evaluate_table(table, sheet.entries if sheet else {})
+    entry: TableEntry | None = getattr(table, "entry", None)
+    layout = evaluation.layout
+    rules = layout.rules
+    shape = layout.shape
+    labels = dict(GameKind.choices)
+    seated = chairs(table)
+    games = []
+    for game in evaluation.score.games:
+        n = game.number
+        games.append(
+            {
+                "number": n,
+                "dealer": game.dealer + 1,
+                "dealer_name": seated[game.dealer].name,
+                "sits_out": None if game.sits_out is None else game.sits_out + 1,
+                "entered": game.entered,
+                "values": F.game_values(evaluation.entries, n, shape.columns),
+                "points": None if game.points is None else list(game.points),
+                "running": list(game.running),
+                "notes": [w.text(active_language()) for w in game.warnings],
+            }
+        )
+    locked = (entry is not None and entry.confirmed_at is not None) or (
+        sheet is not None and sheet.status != SheetStatus.DRAFT
+    )
+    return {
+        "tournament": table.round.tournament.name,
+        "round": table.round.number,
+        "table": table.number,
+        "kind": table.kind,
+        "kind_label": str(table.get_kind_display()),
+        "columns": [
+            {
+                "number": c.number,
+                "start_number": c.entrant.start_number,
+                "name": c.entrant.display_name,
+            }
+            for c in layout.columns
+        ],
+        "chairs": [chair.__dict__ for chair in seated],
+        "kinds": [
+            {
+                "value": k.value,
+                "label": str(labels[k.value]),
+                "melds": not k.is_special,
+                "tricks": k.has_tricks,
+            }
+            for k in rules.game_kinds
+        ],
+        "penalties": rules.penalties,
+        "total_eyes": rules.total_eyes,
+        "games": games,
+        "totals": list(evaluation.score.totals),
+        "entered": evaluation.entered_games,
+        "complete": evaluation.valid,
+        "version": sheet.version if sheet else 0,
+        "seats_checked": entry is not None and entry.seats_checked_at is not None,
+        "help": entry is not None and entry.help_requested_at is not None,
+        "locked": locked,
+        "confirmed_at_table": entry is not None and entry.confirmed_at is not None,
+        "confirmed_at_desk": sheet is not None and sheet.status == SheetStatus.CONFIRMED,
+        "opponents": [chair.__dict__ for chair in opponents(table)],
+    }
+
+
+# --- the desk's board --------------------------------------------------------------------------
+@dataclass
+class BoardRow:
+    table: Table
+    entered: int
+    games: int
+    seats_checked: bool
+    confirmed_at_table: bool
+    confirmed_at_desk: bool
+    help: bool
+    last_activity: Any
+    mismatch: bool
+    errors: int
+    notes: list[str] = field(default_factory=list)
+
+
+def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
+    """The tables shown on the desk's live board (one page of a round), in one query."""
+    rules = tournament.rules()
+    tables = list(
+        Table.objects.filter(pk__in=[t.pk for t in shown])
+        .select_related("sheet", "entry", "competition", "round")
+        .annotate(stored_games=Count("sheet__games"))
+        .order_by("number")
+    )
+    rows = []
+    for table in tables:
+        sheet: ScoreSheet | None = getattr(table, "sheet", None)
+        entry: TableEntry | None = getattr(table, "entry", None)
+        entered = table.stored_games  # type: ignore[attr-defined]
+        rows.append(
+            BoardRow(
+                table=table,
+                entered=entered,
+                games=rules.games_for(table.kind),
+                seats_checked=entry is not None and entry.seats_checked_at is not None,
+                confirmed_at_table=entry is not None and entry.confirmed_at is not None,
+                confirmed_at_desk=sheet is not None and sheet.status == SheetStatus.CONFIRMED,
+                help=entry is not None and entry.help_requested_at is not None,
+                last_activity=entry.last_activity_at if entry else None,
+                mismatch=sheet is not None and sheet.scorer_mismatch,
+                errors=sheet.error_count if sheet else 0,
+            )
+        )
+    return rows

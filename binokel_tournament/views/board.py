@@ -1,0 +1,101 @@
+"""The desk's live board of the tables entering their own games: per table the seat check, the
+games entered, the last activity, the table's confirmation, a call for help and a difference
+from the scorer's paper sums; it refreshes itself. From here the desk reads out or shows a
+table's link (QR code) and issues a new one."""
+
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..models import Table
+from ..services import table_entry
+from ..services.access import Action, NotAllowed
+from ..services.hall import hall_view
+from .common import desk_tournament
+
+REFRESH_SECONDS = 5
+
+
+@login_required
+def board(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug)
+    hall = hall_view(
+        t,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        sheets=True,
+    )
+    rows = table_entry.board(t, hall.tables)
+    context = {
+        "tournament": t,
+        "hall": hall,
+        "rows": rows,
+        "refresh_seconds": REFRESH_SECONDS,
+        "calls": sum(1 for r in rows if r.help),
+    }
+    if request.headers.get("HX-Request") == "true":
+        return render(request, "desk/_board_rows.html", context)
+    return render(request, "desk/board.html", context)
+
+
+def _table(request: HttpRequest, slug: str, table_id: int, action: Action) -> Table:
+    t = desk_tournament(request, slug, action)
+    table = get_object_or_404(
+        Table.objects.select_related("round", "competition"), pk=table_id, round__tournament=t
+    )
+    table.round.tournament = t
+    return table
+
+
+@login_required
+def table_link(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """One table's link, big, with its QR code: to read out or show to a table."""
+    table = _table(request, slug, table_id, Action.VIEW)
+    url = request.build_absolute_uri(reverse("table:page", args=[table.entry_token]))
+    qr = segno.make(url, error="m").svg_inline(scale=6, dark="#1d2430")
+    host = request.get_host().split(":")[0]
+    return render(
+        request,
+        "desk/table_link.html",
+        {
+            "tournament": table.round.tournament,
+            "table": table,
+            "url": url,
+            "qr": mark_safe(qr),  # noqa: S308 - segno's own SVG of our URL
+            "loopback": host in ("127.0.0.1", "localhost", "::1", "[::1]"),
+        },
+    )
+
+
+@login_required
+@require_POST
+def reissue(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    table = _table(request, slug, table_id, Action.TABLE_LINKS)
+    try:
+        table_entry.reissue_link(table, request.user)
+    except NotAllowed as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            _("Tisch %(n)s hat einen neuen Link; der alte gilt nicht mehr.") % {"n": table.number},
+        )
+    return redirect("desk:table_link", slug=slug, table_id=table.pk)
+
+
+@login_required
+@require_POST
+def help_done(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    table = _table(request, slug, table_id, Action.ENTER_RESULTS)
+    table_entry.clear_call(table, request.user)
+    url = reverse("desk:board", args=[slug]) + f"?round={table.round.number}"
+    return redirect(url)

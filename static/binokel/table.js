@@ -1,0 +1,586 @@
+// A table's phone page: who sits where, one game at a time, the opponents' confirmation.
+// Everything typed is kept in this phone first (localStorage) and sent to the server in order,
+// one step at a time, each with a key of its own, so a step is kept exactly once however often
+// it is sent; without a connection the steps wait and go when it is back. Scoring, dealers and
+// points come from the server (the engine), never from here.
+(function () {
+  "use strict";
+  var app = document.getElementById("table-app");
+  if (!app) return;
+  var base = app.dataset.base;
+  var storeKey = app.dataset.store;
+  var T = JSON.parse(document.getElementById("table-strings").textContent);
+  var server = JSON.parse(document.getElementById("table-state").textContent);
+  var local = load();
+  var sending = false;
+  var retryTimer = null;
+  var retryDelay = 2000;
+  var connection = "ok";  // ok, offline, dead
+  var checkSeq = 0;
+  var checkTimer = null;
+  var checked = {};       // game number -> the server's answer for the card's values
+
+  // --- the phone's memory ----------------------------------------------------------------------
+  function load() {
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { kept = null; }
+    kept = kept || {};
+    kept.outbox = kept.outbox || [];     // steps not yet acknowledged, in order
+    kept.drafts = kept.drafts || {};     // game number -> values being typed
+    kept.refused = kept.refused || {};   // game number -> the server's reasons
+    return kept;
+  }
+  function save() {
+    try { localStorage.setItem(storeKey, JSON.stringify(local)); } catch (e) { /* full */ }
+  }
+  function key() {
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+  }
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_m, name) { return String(values[name]); });
+  }
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      var value = attrs[name];
+      if (name === "text") node.textContent = value;
+      else if (name === "on") Object.keys(value).forEach(function (ev) { node.addEventListener(ev, value[ev]); });
+      else if (value === true) node.setAttribute(name, "");
+      else if (value !== false && value !== null && value !== undefined) node.setAttribute(name, value);
+    });
+    (children || []).forEach(function (child) {
+      if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+  function points(value) {
+    if (value === null || value === undefined) return "";
+    var text = Math.abs(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+    return value < 0 ? "−" + text : text;
+  }
+
+  // --- sending, in order, exactly once ------------------------------------------------------------
+  function accept(state) {
+    // replies can overtake each other: never let an older state of the sheet replace a newer
+    if (state && (!server || state.version >= server.version)) server = state;
+  }
+  function csrf() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+  function request(path, body) {
+    return fetch(base + path, {
+      method: body === undefined ? "GET" : "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json",
+                 "X-CSRFToken": csrf() },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    });
+  }
+  var PATHS = { game: "spiel/", seats: "plaetze/", confirm: "bestaetigen/", call: "rufen/" };
+
+  function queue(step) {
+    step.key = key();
+    local.outbox.push(step);
+    save();
+    render();
+    flush();
+  }
+  function flush() {
+    if (sending || !local.outbox.length || connection === "dead") return;
+    var step = local.outbox[0];
+    var body = step.type === "game" ? { op: step.key, number: step.number, game: step.game }
+      : step.type === "seats" || step.type === "confirm" ? { numbers: step.numbers } : {};
+    sending = true;
+    showStatus();
+    request(PATHS[step.type], body).then(function (response) {
+      return response.json().catch(function () { return null; }).then(function (answer) {
+        return { status: response.status, answer: answer };
+      });
+    }).then(function (result) {
+      sending = false;
+      var answer = result.answer || {};
+      if (result.status === 200 && answer.ok) {
+        local.outbox.shift();
+        if (step.type === "game") delete local.refused[step.number];
+        if (step.type === "seats") local.seatProblems = null;
+        if (step.type === "call") local.called = true;
+        accept(answer.state);
+        connection = "ok";
+        retryDelay = 2000;
+        save();
+        render();
+        flush();
+        return;
+      }
+      if (result.status === 404 && !answer.problems) {  // the link is dead: keep everything
+        connection = "dead";
+        render();
+        return;
+      }
+      if (result.status === 400 || result.status === 409) {  // refused: show why, let them fix it
+        local.outbox.shift();
+        if (step.type === "game") {
+          local.refused[step.number] = { message: answer.message, messages: answer.messages || {} };
+          local.drafts[step.number] = step.game;
+          local.current = step.number;
+        } else if (step.type === "seats") {
+          local.seatProblems = answer.problems || [answer.message];
+        } else if (step.type === "confirm") {
+          local.confirmProblem = answer.message;
+        }
+        if (answer.locked) refresh();
+        connection = "ok";
+        save();
+        render();
+        flush();
+        return;
+      }
+      wait();  // 429 or a server error: try again later
+    }).catch(function () {
+      sending = false;
+      wait();
+    });
+  }
+  function wait() {
+    connection = "offline";
+    render();
+    if (retryTimer) return;
+    retryTimer = window.setTimeout(function () {
+      retryTimer = null;
+      flush();
+      if (!local.outbox.length) refresh();
+    }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 15000);
+  }
+  function refresh() {
+    request("stand/").then(function (response) { return response.json(); }).then(function (answer) {
+      if (answer && answer.ok) { accept(answer.state); connection = "ok"; render(); }
+    }).catch(function () { /* offline: the next step's retry will tell */ });
+  }
+  window.addEventListener("online", function () { retryDelay = 2000; flush(); refresh(); });
+
+  // --- what the page shows ------------------------------------------------------------------------
+  function pendingGame(n) {
+    var found = null;
+    local.outbox.forEach(function (step) { if (step.type === "game" && step.number === n) found = step; });
+    return found;
+  }
+  function gameShown(n) {  // the values of game n: waiting in the phone, or as the server keeps them
+    var pending = pendingGame(n);
+    if (pending) return pending.game;
+    return server.games[n - 1].entered ? server.games[n - 1].values : null;
+  }
+  function pendingCount() {
+    return local.outbox.filter(function (s) { return s.type === "game"; }).length;
+  }
+  function nextGame() {
+    for (var n = 1; n <= server.games.length; n++) {
+      if (!gameShown(n)) return n;
+    }
+    return null;
+  }
+  function locked() { return server.locked; }
+
+  function showStatus() {
+    var box = document.getElementById("status");
+    var waiting = local.outbox.length;
+    var state = connection === "dead" ? "dead" : connection === "offline" && waiting ? "offline"
+      : sending ? "sending" : waiting ? "pending" : "ok";
+    box.dataset.state = state;
+    box.textContent = state === "dead" ? T.dead_link
+      : state === "offline" ? T.offline + " " + fmt(T.pending, { n: waiting })
+      : state === "sending" ? T.sending + " " + fmt(T.pending, { n: waiting })
+      : state === "pending" ? fmt(T.pending, { n: waiting })
+      : server.confirmed_at_desk ? T.confirmed_desk : T.all_sent;
+  }
+
+  function render() {
+    showStatus();
+    renderSeats();
+    renderCard();
+    renderSheet();
+    renderFinish();
+    var call = document.getElementById("call");
+    var called = server.help || local.called || local.outbox.some(function (s) { return s.type === "call"; });
+    call.dataset.called = called ? "true" : "false";
+    call.textContent = called ? T.called : T.call;
+  }
+
+  // --- who sits where -----------------------------------------------------------------------------
+  function renderSeats() {
+    var box = document.getElementById("seats");
+    var waiting = local.outbox.some(function (s) { return s.type === "seats"; });
+    var show = !server.seats_checked && !locked() && (!local.seatsLater || local.seatProblems);
+    box.hidden = !show;
+    if (!show) return;
+    box.textContent = "";
+    var inputs = [];
+    var card = el("div", { "class": "card" }, [el("h2", { text: T.seats_title }),
+      el("p", { "class": "muted", text: T.seats_help })]);
+    server.chairs.forEach(function (chair, i) {
+      var role = chair.deals_first ? " – " + T.deals_first : chair.keeps_score ? " – " + T.keeps_score : "";
+      var input = el("input", { inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off",
+        "aria-label": fmt(T.seat, { n: chair.seat }), "data-seat": chair.seat,
+        value: (local.seatNumbers || [])[i] || "" });
+      inputs.push(input);
+      card.appendChild(el("label", { "class": "field" }, [fmt(T.seat, { n: chair.seat }) + role, input]));
+    });
+    if (local.seatProblems) {
+      card.appendChild(el("ul", { "class": "messages" }, local.seatProblems.map(function (p) {
+        return el("li", { text: p });
+      })));
+    }
+    var check = el("button", { type: "button", "class": "primary", id: "seats-check", text: T.seats_ok,
+      disabled: waiting, on: { click: function () {
+        local.seatNumbers = inputs.map(function (i) { return i.value.trim(); });
+        local.seatProblems = null;
+        local.seatsLater = true;
+        queue({ type: "seats", numbers: local.seatNumbers.map(function (v) { return v === "" ? null : v; }) });
+      } } });
+    var later = el("button", { type: "button", text: T.seats_later, on: { click: function () {
+      local.seatsLater = true; local.seatProblems = null; save(); render();
+    } } });
+    card.appendChild(check);
+    card.appendChild(later);
+    box.appendChild(card);
+  }
+
+  // --- the game being typed ---------------------------------------------------------------------
+  function currentGame() {
+    if (locked()) return null;
+    if (local.current && local.current <= server.games.length) return local.current;
+    return nextGame();
+  }
+  function emptyGame() {
+    return { kind: server.kinds[0].value, declarer: "", bid: "", dealer: "", notrick: false,
+      columns: server.columns.map(function () {
+        return { meld: "", tricks: "", revoked: false, penalty: "" };
+      }) };
+  }
+  function draftOf(n) {
+    if (!local.drafts[n]) local.drafts[n] = JSON.parse(JSON.stringify(gameShown(n) || emptyGame()));
+    return local.drafts[n];
+  }
+  function kindOf(value) {
+    return server.kinds.filter(function (k) { return k.value === value; })[0] || server.kinds[0];
+  }
+  function playing(n) {
+    var out = server.games[n - 1].sits_out;
+    return server.columns.filter(function (c) { return c.number !== out; });
+  }
+  function dealerNeeded(n) {  // a pair table after a Durch: who of the pair played it deals
+    var notes = server.games[n - 1].notes || [];
+    return server.kind === "pairs" && notes.length > 0;
+  }
+
+  function cardShape(n) {
+    return JSON.stringify([n, draftOf(n).kind, dealerNeeded(n), server.games[n - 1].sits_out,
+      local.refused[n] || null]);
+  }
+  function renderCard(force) {
+    var box = document.getElementById("card");
+    var n = currentGame();
+    box.hidden = !n;
+    if (!n) { box.textContent = ""; return; }
+    var draft = draftOf(n);
+    var kind = kindOf(draft.kind);
+    var game = server.games[n - 1];
+    var refused = local.refused[n];
+    var answer = checked[n];
+    var messages = (refused && refused.messages) || (answer && answer.messages) || {};
+    var pendingBefore = local.outbox.some(function (s) { return s.type === "game" && s.number < n; });
+    var dealerText = pendingBefore ? T.dealer_later : T.dealer + ": " + game.dealer_name;
+    // A reply or a refresh while somebody types must not rebuild the card under their fingers
+    // (the phone's keyboard would close): rebuild only when what the card asks has changed.
+    var shape = cardShape(n);
+    var shown = document.getElementById("game-card");
+    if (!force && shown && shown.dataset.shape === shape) {
+      shown.querySelector("#dealer").textContent = dealerText;
+      var checking = shown.querySelector("#check-state");
+      if (connection !== "ok") checking.textContent = T.check_later;
+      else if (checking.textContent === T.check_later) checking.textContent = answer ? "" : T.checking;
+      return;
+    }
+    box.textContent = "";
+    var card = el("div", { "class": "card", id: "game-card", "data-game": n, "data-shape": shape });
+    card.appendChild(el("h2", { text: T.game + " " + n }));
+    card.appendChild(el("p", { "class": "muted", id: "dealer", text: dealerText }));
+    if (dealerNeeded(n)) {
+      var select = el("select", { "data-field": "dealer", "aria-label": T.dealer_choose }, [el("option", { value: "", text: "–" })]
+        .concat(server.chairs.map(function (chair) {
+          return el("option", { value: String(chair.seat), selected: String(draft.dealer) === String(chair.seat),
+            text: chair.name + " (" + chair.start_number + ")" });
+        })));
+      select.addEventListener("change", function () { draft.dealer = select.value; typed(n); });
+      card.appendChild(el("label", { "class": "field" }, [T.dealer_choose, select]));
+    }
+    // declarer: one button per playing party
+    card.appendChild(el("div", { "class": "field muted", text: T.declarer }));
+    var who = el("div", { "class": "choices", role: "group", "aria-label": T.declarer });
+    playing(n).forEach(function (column) {
+      who.appendChild(el("button", { type: "button", "data-declarer": column.number,
+        "aria-pressed": String(draft.declarer) === String(column.number) ? "true" : "false",
+        text: column.name, on: { click: function () { draft.declarer = String(column.number); typed(n, true); } } }));
+    });
+    card.appendChild(who);
+    addMessages(card, messages, ["declarer"]);
+    // kind: one button per kind the rule set plays
+    var kinds = el("div", { "class": "choices", role: "group", "aria-label": T.kind });
+    server.kinds.forEach(function (k) {
+      kinds.appendChild(el("button", { type: "button", "data-kind": k.value,
+        "aria-pressed": draft.kind === k.value ? "true" : "false", text: k.label,
+        on: { click: function () { draft.kind = k.value; typed(n, true); } } }));
+    });
+    card.appendChild(kinds);
+    addMessages(card, messages, ["kind"]);
+    card.appendChild(numberField(n, T.bid, draft, "bid", null, messages["bid"]));
+    addMessages(card, messages, ["bid"]);
+    playing(n).forEach(function (column, index, all) {
+      var values = draft.columns[column.number - 1];
+      var party = el("div", { "class": "party", "data-column": column.number });
+      var preview = answer && answer.points ? points(answer.points[column.number - 1]) : "";
+      party.appendChild(el("h3", {}, [el("span", { text: column.name }), el("span", { "class": "preview", "data-preview": column.number, text: preview })]));
+      var grid = el("div", { "class": "pair" + (server.penalties ? " three" : "") });
+      var prefix = "columns." + column.number + ".";
+      if (kind.melds) grid.appendChild(numberField(n, T.meld, values, "meld", column.number, messages[prefix + "meld"]));
+      if (kind.tricks) {
+        var tricks = numberField(n, T.tricks, values, "tricks", column.number, messages[prefix + "tricks"]);
+        if (index === all.length - 1) tricks.querySelector("input").dataset.last = "1";
+        grid.appendChild(tricks);
+      }
+      if (server.penalties) grid.appendChild(numberField(n, T.penalty, values, "penalty", column.number, messages[prefix + "penalty"]));
+      party.appendChild(grid);
+      if (kind.tricks) {
+        var revoked = el("input", { type: "checkbox", checked: !!values.revoked, "data-field": "revoked", "data-column": column.number });
+        revoked.addEventListener("change", function () { values.revoked = revoked.checked; typed(n); });
+        party.appendChild(el("label", { "class": "toggle" }, [revoked, T.revoked]));
+      }
+      addMessages(party, messages, [prefix + "meld", prefix + "tricks", prefix + "penalty", prefix + "took_trick"]);
+      card.appendChild(party);
+    });
+    if (kind.tricks) {
+      var notrick = el("input", { type: "checkbox", checked: !!draft.notrick, "data-field": "notrick" });
+      notrick.addEventListener("change", function () { draft.notrick = notrick.checked; typed(n); });
+      card.appendChild(el("label", { "class": "toggle" }, [notrick, T.notrick]));
+    }
+    addMessages(card, messages, ["columns", "revoked", "dealer", ""]);
+    if (refused && refused.message && !Object.keys(refused.messages || {}).length) {
+      card.appendChild(el("p", { "class": "problem", text: T.refused + " " + refused.message }));
+    }
+    var notes = el("div", { id: "notes" });
+    (answer && answer.notes || []).forEach(function (note) { notes.appendChild(el("p", { "class": "note", text: note })); });
+    card.appendChild(notes);
+    card.appendChild(el("p", { "class": "muted", id: "check-state",
+      text: connection === "ok" ? (answer ? "" : T.checking) : T.check_later }));
+    card.appendChild(el("button", { type: "button", "class": "primary", id: "save-game",
+      text: fmt(T.save_game, { n: n }), on: { click: function () { saveGame(n); } } }));
+    box.appendChild(card);
+  }
+  function numberField(n, label, values, name, column, problems) {
+    var input = el("input", { inputmode: "numeric", pattern: "-?[0-9]*", autocomplete: "off",
+      "data-field": name, "data-column": column || null, value: values[name] || "",
+      "class": problems && problems.length ? "bad" : null,
+      "aria-label": label + (column ? " " + server.columns[column - 1].name : "") });
+    input.addEventListener("input", function () {
+      values[name] = input.value.trim();
+      if (name === "tricks") autofill(n, input);
+      typed(n);
+    });
+    return el("label", { "class": "field" }, [label, input]);
+  }
+  function addMessages(node, messages, fields) {
+    var list = el("ul", { "class": "messages", "data-for": fields.join(" ") });
+    fillMessages(list, messages);
+    node.appendChild(list);
+  }
+  function fillMessages(list, messages) {
+    list.textContent = "";
+    list.dataset.for.split(" ").forEach(function (f) {
+      (messages[f] || []).forEach(function (m) { list.appendChild(el("li", { text: m })); });
+    });
+    list.hidden = !list.childNodes.length;
+  }
+  function applyAnswer(n) {  // the server's check of the card, shown without redrawing inputs
+    var card = document.getElementById("game-card");
+    if (!card || Number(card.dataset.game) !== n) return;
+    var answer = checked[n] || {};
+    var messages = answer.messages || {};
+    card.querySelectorAll("ul.messages").forEach(function (list) { fillMessages(list, messages); });
+    card.querySelectorAll("input[data-field]").forEach(function (input) {
+      var name = input.dataset.column ? "columns." + input.dataset.column + "." + input.dataset.field
+        : input.dataset.field;
+      input.classList.toggle("bad", !!(messages[name] && messages[name].length));
+    });
+    card.querySelectorAll("[data-preview]").forEach(function (span) {
+      var column = Number(span.dataset.preview);
+      span.textContent = answer.points ? points(answer.points[column - 1]) : "";
+    });
+    var notes = card.querySelector("#notes");
+    notes.textContent = "";
+    (answer.notes || []).forEach(function (note) { notes.appendChild(el("p", { "class": "note", text: note })); });
+    var state = card.querySelector("#check-state");
+    if (state) state.textContent = "";
+  }
+  function autofill(n, changed) {  // the last party's Stiche: all eyes minus the others'
+    var draft = draftOf(n);
+    var columns = playing(n);
+    var last = draft.columns[columns[columns.length - 1].number - 1];
+    if (changed.dataset.last === "1") { last.auto = false; return; }
+    if (last.tricks !== "" && !last.auto) return;
+    var sum = 0;
+    for (var i = 0; i < columns.length - 1; i++) {
+      var v = parseInt(draft.columns[columns[i].number - 1].tricks, 10);
+      if (isNaN(v)) return;
+      sum += v;
+    }
+    last.tricks = String(server.total_eyes - sum);
+    last.auto = true;
+    var input = document.querySelector('#game-card input[data-field="tricks"][data-last="1"]');
+    if (input) input.value = last.tricks;
+  }
+  function typed(n, redraw) {
+    delete local.refused[n];
+    save();
+    var shown = document.getElementById("game-card");
+    if (shown && !redraw) shown.dataset.shape = cardShape(n);  // the check's answer replaces the reasons
+    if (redraw) {
+      var focus = document.activeElement && document.activeElement.dataset;
+      renderCard(true);
+      if (focus && focus.field) {
+        var again = document.querySelector('#game-card [data-field="' + focus.field + '"]' +
+          (focus.column ? '[data-column="' + focus.column + '"]' : ""));
+        if (again) again.focus();
+      }
+    }
+    scheduleCheck(n);
+  }
+  function scheduleCheck(n) {
+    if (checkTimer) window.clearTimeout(checkTimer);
+    checkTimer = window.setTimeout(function () { runCheck(n); }, 400);
+  }
+  function runCheck(n) {
+    var seq = ++checkSeq;
+    var draft = draftOf(n);
+    request("pruefen/", { number: n, game: stripped(draft), seq: seq }).then(function (response) {
+      return response.json();
+    }).then(function (answer) {
+      if (!answer || !answer.ok || seq !== checkSeq) return;  // an older answer: ignore
+      checked[n] = answer.game;
+      if (currentGame() === n) applyAnswer(n);
+    }).catch(function () {
+      var state = document.getElementById("check-state");
+      if (state) state.textContent = T.check_later;
+    });
+  }
+  function stripped(game) {
+    var copy = JSON.parse(JSON.stringify(game));
+    copy.columns.forEach(function (c) { delete c.auto; });
+    var kind = kindOf(copy.kind);
+    copy.columns.forEach(function (c) {
+      if (!kind.melds) c.meld = "";
+      if (!kind.tricks) { c.tricks = ""; c.revoked = false; }
+    });
+    if (!kind.tricks) copy.notrick = false;
+    return copy;
+  }
+  function saveGame(n) {
+    var game = stripped(draftOf(n));
+    var sitsOut = server.games[n - 1].sits_out;
+    if (sitsOut) { game.columns[sitsOut - 1] = { meld: "", tricks: "", revoked: false, penalty: "" }; }
+    delete local.drafts[n];
+    delete checked[n];
+    local.current = null;
+    queue({ type: "game", number: n, game: game });
+    window.scrollTo(0, 0);
+  }
+
+  // --- the sheet so far -------------------------------------------------------------------------
+  function renderSheet() {
+    var box = document.getElementById("sheet");
+    box.textContent = "";
+    var head = [el("th", { text: "#" })].concat(server.columns.map(function (c) {
+      return el("th", { text: c.name, title: c.name });
+    }));
+    var rows = [];
+    var current = currentGame();
+    server.games.forEach(function (game) {
+      var n = game.number;
+      var pending = pendingGame(n);
+      var values = gameShown(n);
+      if (!values && n !== current) return;
+      var cells = [el("td", { text: String(n) })];
+      server.columns.forEach(function (c, i) {
+        var text = "";
+        var sub = "";
+        if (pending) { text = "⏳"; sub = T.not_sent; }
+        else if (game.points) { text = points(game.points[i]); sub = "Σ " + points(game.running[i]); }
+        if (game.sits_out === c.number) { text = "–"; sub = T.sits_out; }
+        cells.push(el("td", {}, [text, sub ? el("small", { text: sub }) : null]));
+      });
+      var cls = (pending ? "pending " : "") + (local.refused[n] ? "refused " : "") + (n === current ? "current" : "");
+      var row = el("tr", { "data-game": n, "class": cls.trim() || null }, cells);
+      if (!locked()) row.addEventListener("click", function () { local.current = n; save(); render(); document.getElementById("card").scrollIntoView(); });
+      rows.push(row);
+    });
+    var totals = [el("td", { text: T.total })].concat(server.totals.map(function (t) {
+      return el("td", { text: points(t) });
+    }));
+    box.appendChild(el("table", { "class": "games", id: "games" }, [el("thead", {}, [el("tr", {}, head)]),
+      el("tbody", {}, rows), el("tfoot", {}, [el("tr", {}, totals)])]));
+  }
+
+  // --- the end of the round ----------------------------------------------------------------------
+  function renderFinish() {
+    var box = document.getElementById("finish");
+    box.textContent = "";
+    if (locked()) {
+      box.hidden = false;
+      box.appendChild(el("p", { "class": "card", id: "locked", text: server.confirmed_at_desk ? T.confirmed_desk : T.locked }));
+      return;
+    }
+    var ready = server.complete && !local.outbox.some(function (s) { return s.type === "game"; }) && !currentGame();
+    box.hidden = !ready;
+    if (!ready) return;
+    var card = el("div", { "class": "card" }, [el("h2", { text: T.finish_title }), el("p", { "class": "muted", text: T.finish_help })]);
+    var inputs = server.opponents.map(function (chair) {
+      var input = el("input", { inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", "data-confirm": chair.column });
+      card.appendChild(el("label", { "class": "field" }, [fmt(T.start_number_of, { name: chair.name }), input]));
+      return input;
+    });
+    if (local.confirmProblem) card.appendChild(el("p", { "class": "problem", text: local.confirmProblem }));
+    var waiting = local.outbox.some(function (s) { return s.type === "confirm"; });
+    card.appendChild(el("button", { type: "button", "class": "primary", id: "confirm", text: T.confirm, disabled: waiting,
+      on: { click: function () {
+        local.confirmProblem = null;
+        queue({ type: "confirm", numbers: inputs.map(function (i) { return i.value.trim() || null; }) });
+      } } }));
+    box.appendChild(card);
+  }
+
+  document.getElementById("call").addEventListener("click", function () {
+    if (local.outbox.some(function (s) { return s.type === "call"; })) return;
+    queue({ type: "call" });
+  });
+
+  // --- start --------------------------------------------------------------------------------------
+  if ("serviceWorker" in navigator && window.isSecureContext && app.dataset.sw) {
+    // where browsers allow it (https, localhost): the page opens again without a connection
+    navigator.serviceWorker.register(app.dataset.sw, { scope: "/tisch/" }).then(function () {
+      var own = [window.location.href.split("#")[0]];
+      document.querySelectorAll('link[rel=stylesheet], script[src]').forEach(function (node) {
+        own.push(node.href || node.src);
+      });
+      return caches.open("binokel-table-v1").then(function (cache) { return cache.addAll(own); });
+    }).catch(function () { /* without it the phone still keeps every game */ });
+  }
+  render();
+  flush();
+  if (currentGame()) scheduleCheck(currentGame());
+  window.setInterval(function () { if (!sending && !local.outbox.length && connection !== "dead") refresh(); }, 30000);
+  app.dataset.ready = "1";
+  window.binokelTable = function () {  // for a look from outside (tests, support)
+    return { version: server.version, entered: server.entered, outbox: local.outbox.length,
+      current: currentGame(), connection: connection, sending: sending };
+  };
+})();

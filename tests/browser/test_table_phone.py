@@ -1,0 +1,111 @@
+"""A table enters its own sheet on a phone (390×844, touch): checks who sits where, enters 12
+games — three of them without a connection, with a reload in between —, and the desk holds
+every game exactly once; the opponents confirm and the table can no longer change anything."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from binokel_tournament.models import AuditLog, Membership, Mode, PartyResult, Role, ScoreSheet
+from binokel_tournament.services import sheet_fields as F
+from binokel_tournament.services.registration import create_tournament, register_entrant
+from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.table_entry import chairs, opponents
+from tests.support import artifact
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ALL_SENT = "document.getElementById('status').dataset.state === 'ok'"
+
+
+def phone(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="de-DE",
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def enter_game(page, n: int) -> None:
+    """RULES.md worked example 1: party 1 declares 200 with 60/152; 20/58; 0/40."""
+    card = page.locator(f'#game-card[data-game="{n}"]')
+    card.locator('[data-declarer="1"]').tap()
+    card.locator('[data-field="bid"]').fill("200")
+    for column, meld, tricks in ((1, "60", "152"), (2, "20", "58")):
+        card.locator(f'[data-field="meld"][data-column="{column}"]').fill(meld)
+        card.locator(f'[data-field="tricks"][data-column="{column}"]').fill(tricks)
+    card.locator('[data-field="meld"][data-column="3"]').fill("0")
+    value = card.locator('[data-field="tricks"][data-column="3"]').input_value()
+    assert value == "40", (n, value)
+    card.locator("#save-game").tap()
+    page.locator(f'#games tr[data-game="{n}"]').wait_for()
+
+
+def test_a_table_enters_its_sheet_on_a_phone_through_a_dead_spot(browser, live_server):
+    orga = get_user_model().objects.create_user("orga", password="binokel")
+    t = create_tournament("Handyturnier", modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
+    for name in ("Anna Häußler", "Bernd Schäfer", "Christa Dürr"):
+        register_entrant(t.competitions.get(), name)
+    generate_seating(t.competitions.get())
+    table = t.round_set.get().tables.get()
+    context, page = phone(browser, live_server)
+    page.goto(f"/tisch/{table.entry_token}/")
+    page.wait_for_selector("#table-app[data-ready='1']")
+
+    # who sits where, typed chair by chair
+    for chair in chairs(table):
+        page.locator(f'[data-seat="{chair.seat}"]').fill(str(chair.start_number))
+    page.locator("#seats-check").tap()
+    page.wait_for_selector("#seats", state="hidden")
+
+    for n in range(1, 7):
+        enter_game(page, n)
+    page.wait_for_function(ALL_SENT)
+    page.screenshot(path=str(artifact("table-phone-390.png")), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+
+    # a dead spot in the hall: three games without a connection, and a reload
+    context.set_offline(True)
+    for n in range(7, 10):
+        enter_game(page, n)
+    page.wait_for_function("document.getElementById('status').dataset.state === 'offline'")
+    assert page.locator("#games tr.pending").count() == 3
+    assert "3" in page.locator("#status").inner_text()
+    page.reload()
+    page.wait_for_selector("#table-app[data-ready='1']")
+    assert page.locator("#games tr.pending").count() == 3  # nothing lost
+    context.set_offline(False)
+    page.wait_for_function(ALL_SENT, timeout=30_000)
+    for n in range(10, 13):
+        enter_game(page, n)
+    page.wait_for_function(ALL_SENT)
+
+    # the desk holds all 12 games, each exactly once
+    sheet = ScoreSheet.objects.get(table=table)
+    games = {F.game_of(name) for name in sheet.entries} - {None}
+    assert games == set(range(1, 13))
+    assert sheet.games.count() == 12 and PartyResult.objects.count() == 36
+    assert AuditLog.objects.filter(action="sheet.table").count() == 12
+    assert sheet.version == 12
+
+    # the opponents confirm; afterwards the table cannot change anything
+    page.locator("#finish").wait_for()
+    for chair in opponents(table):
+        page.locator(f'[data-confirm="{chair.column}"]').fill(str(chair.start_number))
+    page.locator("#confirm").tap()
+    page.wait_for_selector("#locked")
+    assert page.locator("#card").is_hidden()
+    page.locator('#games tr[data-game="3"]').tap()
+    assert page.locator("#card").is_hidden()
+    page.screenshot(path=str(artifact("table-phone-confirmed.png")), full_page=True)
+    context.close()
+    assert ScoreSheet.objects.get(table=table).status == "table"
