@@ -32,18 +32,30 @@ class StandingsTable(tables.Table):
         orderable = True
         template_name = "tables/standings_table.html"
 
+    def css_of(self, name: str) -> str:
+        """A column's class: ``num`` right-aligns, the rest lets a phone drop what it need not
+        show (club, start number, tie-breaks) and keep place, name, rounds and total."""
+        if name in ("place", "name", "club"):
+            return name
+        if name == "start_number":
+            return "num start"
+        if name == "total":
+            return "num total"
+        if name.startswith("round_"):
+            return "num round"
+        return "num metric"
+
+    @property
+    def head(self) -> list[tuple[Any, str]]:
+        return [(column, self.css_of(column.name)) for column in self.columns]
+
     @property
     def body_html(self) -> SafeString:
         """The ``<tbody>`` rows as HTML, every value escaped; one string instead of a template
         loop over some 3,000 cells."""
         rows = []
         for cells in self.body:
-            tds = "".join(
-                f'<td class="{css}">{escape(str(value))}</td>'
-                if css
-                else f"<td>{escape(str(value))}</td>"
-                for css, value in cells
-            )
+            tds = "".join(f'<td class="{css}">{escape(str(value))}</td>' for css, value in cells)
             rows.append(f"<tr>{tds}</tr>")
         return mark_safe("".join(rows))  # noqa: S308 - built from escaped values only
 
@@ -51,15 +63,16 @@ class StandingsTable(tables.Table):
     def body(self) -> list[list[tuple[str, Any]]]:
         """(css class, text) per cell, in column order, for the rows in their current order;
         points are grouped as the language writes them (1.220)."""
-        text = ("place", "name", "club")
-        columns = [(c.name, "" if c.name in text else "num") for c in self.columns]
+        columns = [(c.name, self.css_of(c.name)) for c in self.columns]
         separator = get_format("THOUSAND_SEPARATOR")  # once, not per cell
         return [
             [
                 (
                     css,
                     item[name]
-                    if css == "" or name == "start_number" or not isinstance(item[name], int)
+                    if not css.startswith("num")
+                    or name == "start_number"
+                    or not isinstance(item[name], int)
                     else grouped(item[name], separator),
                 )
                 for name, css in columns

@@ -23,6 +23,7 @@ from .access import Action, Actor, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
+from .names import matches
 
 
 def engine_entrants(entrants: Sequence[Entrant]) -> list[pairing.Entrant]:
@@ -366,30 +367,42 @@ def seat_info(seat: Seat, companions: tuple[str, ...]) -> SeatInfo:
 
 
 MAX_QUERY = 100
+WHERE_HITS = 20  # names shown for one search; the page asks to be more precise beyond
 START_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
 def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, list[SeatInfo]]]:
-    """Find entrants by start number or (part of a) name and list their seat in every round."""
+    """Find entrants by start number or (part of a) name — "Muller", "Mueller" and "muller"
+    find "Müller" (``names.fold``) — and list their seat in every round; an entrant who has
+    withdrawn is found too, with the rounds they played."""
     query = query.strip()[:MAX_QUERY]
     if not query:
         return []
-    entrants = tournament.entrants.filter(withdrawn=False)
+    entrants = tournament.entrants.all()
     if START_NUMBER.fullmatch(query):  # ASCII digits only: "²" is a digit to str.isdigit
-        entrants = entrants.filter(start_number=int(query))
+        found = list(entrants.filter(start_number=int(query)))
     else:
-        from django.db.models import Q
-
-        entrants = entrants.filter(Q(name__icontains=query) | Q(partner__icontains=query))
-    found = list(entrants.order_by("start_number")[:20])
+        # folded in Python: the databases fold differently (and SQLite not at all beyond
+        # ASCII); a tournament's names are a few hundred short strings
+        candidates = entrants.order_by("start_number").values_list("pk", "name", "partner")
+        hits = [pk for pk, name, partner in candidates if matches(query, name, partner)]
+        found = list(entrants.filter(pk__in=hits[:WHERE_HITS]).order_by("start_number"))
     seats = (
         Seat.objects.filter(entrant__in=found)
         .select_related("table__round", "entrant")
         .prefetch_related(Prefetch("table__seats", Seat.objects.select_related("entrant")))
         .order_by("table__round__number")
     )
+    gone = [e.pk for e in found if e.withdrawn]
+    played = set(  # a withdrawn entrant's rounds are those their table handed in a sheet for
+        ScoreSheet.objects.filter(table__seats__entrant__in=gone).values_list("table", flat=True)
+        if gone
+        else ()
+    )
     by_entrant: dict[int, list[SeatInfo]] = defaultdict(list)
     for seat in seats:
+        if seat.entrant.withdrawn and seat.table_id not in played:
+            continue
         companions = tuple(str(s.entrant) for s in seat.table.seats.all() if s.pk != seat.pk)
         by_entrant[seat.entrant_id].append(seat_info(seat, companions))
     return [(e, by_entrant.get(e.pk, [])) for e in found]

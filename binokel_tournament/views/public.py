@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
-from ..services.seating import where_do_i_sit
+from ..services.seating import WHERE_HITS, where_do_i_sit
 from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
+
+BEAMER_SECONDS = 15  # one screen of the beamer, before the next page (or a reload)
 
 
 def _public_tournament(slug: str) -> Tournament:
@@ -53,10 +53,6 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
     data = compute_standings(competition, after_round_param(request))
-    per_page = 15
-    pages = [data.rows[i : i + per_page] for i in range(0, len(data.rows), per_page)] or [[]]
-    page = request.GET.get("page", "1")
-    index = (int(page) - 1) % len(pages) if re.fullmatch(r"[1-9][0-9]{0,3}", page) else 0
     return render(
         request,
         "public/beamer.html",
@@ -64,11 +60,8 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "tournament": t,
             "competition": competition,
             "standings": data,
-            "rows": pages[index],
-            "page": index + 1,
-            "pages": len(pages),
-            "next_page": (index + 1) % len(pages) + 1,
-            "refresh_seconds": 15,
+            "rows": data.rows,
+            "refresh_seconds": BEAMER_SECONDS,
         },
     )
 
@@ -77,4 +70,8 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
     t = _public_tournament(slug)
     query = request.GET.get("q", "")
     found = where_do_i_sit(t, query) if query else []
-    return render(request, "public/where.html", {"tournament": t, "query": query, "found": found})
+    return render(
+        request,
+        "public/where.html",
+        {"tournament": t, "query": query, "found": found, "where_hits": WHERE_HITS},
+    )
