@@ -5,7 +5,6 @@ shown over its pages, each page within the screen, type readable from the back).
 from __future__ import annotations
 
 import pytest
-
 from django.conf import settings
 from django.core.management import call_command
 
