@@ -264,6 +264,9 @@ class TableEntry(models.Model):
     confirmed_numbers = models.JSONField(default=list, blank=True)
     help_requested_at = models.DateTimeField(null=True, blank=True)
     last_activity_at = models.DateTimeField(null=True, blank=True)
+    # the sheet as the table last entered it: where the desk's typing from the paper differs,
+    # the board shows it
+    entries = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return str(self.table)

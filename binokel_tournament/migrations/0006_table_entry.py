@@ -63,6 +63,7 @@ class Migration(migrations.Migration):
                 ('confirmed_numbers', models.JSONField(blank=True, default=list)),
                 ('help_requested_at', models.DateTimeField(blank=True, null=True)),
                 ('last_activity_at', models.DateTimeField(blank=True, null=True)),
+                ('entries', models.JSONField(blank=True, default=dict)),
                 ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='entry', to='binokel_tournament.table')),
             ],
         ),

@@ -97,9 +97,9 @@ def _entry(table: Table, lock: bool = False) -> TableEntry:
         return query.get(table=table)
 
 
-def _touch(entry: TableEntry) -> None:
+def _touch(entry: TableEntry, *changed: str) -> None:
     entry.last_activity_at = timezone.now()
-    entry.save(update_fields=["last_activity_at"])
+    entry.save(update_fields=["last_activity_at", *changed])
 
 
 # --- who sits where --------------------------------------------------------------------------
@@ -243,7 +243,8 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                     SubmissionReceipt.objects.create(
                         key=receipt, table=table, version=sheet.version
                     )
-                _touch(entry)
+                entry.entries = sheet.entries
+                _touch(entry, "entries")
                 return GameSaved(evaluation)
         except IntegrityError:
             continue  # the table's other phone created the sheet at the same moment: again
@@ -406,6 +407,17 @@ class BoardRow:
     mismatch: bool
     errors: int
     notes: list[str] = field(default_factory=list)
+    # games where the desk, typing from the paper sheet, has other values than the phone
+    differs: list[int] = field(default_factory=list)
+
+
+def differing_games(table_entries: Mapping[str, str], desk_entries: Mapping[str, str]) -> list[int]:
+    """The games whose values the desk changed after the table entered them."""
+    if not table_entries:
+        return []
+    names = set(table_entries) | set(desk_entries)
+    games = {F.game_of(n) for n in names if table_entries.get(n, "") != desk_entries.get(n, "")}
+    return sorted(g for g in games if g is not None)
 
 
 def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
@@ -434,6 +446,11 @@ def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
                 last_activity=entry.last_activity_at if entry else None,
                 mismatch=sheet is not None and sheet.scorer_mismatch,
                 errors=sheet.error_count if sheet else 0,
+                differs=(
+                    differing_games(entry.entries, sheet.entries)
+                    if entry is not None and sheet is not None and not sheet.entered_at_table
+                    else []
+                ),
             )
         )
     return rows

@@ -21,6 +21,7 @@ from binokel_tournament.models import (
     TableEntry,
     TableKind,
 )
+from binokel_tournament.services import sheet_fields as F
 from binokel_tournament.services.results import save_sheet
 from binokel_tournament.services.standings import compute_standings
 from binokel_tournament.services.table_entry import chairs, opponents
@@ -232,6 +233,33 @@ def test_the_table_calls_the_desk_and_the_board_shows_it(client, desk_client, se
     assert desk_client.post(done).status_code == 302
     row = desk_client.get(reverse("desk:board", args=[seated.slug]) + "?round=1").content.decode()
     assert "⚑" not in row.split(f'id="board-{table.number}"')[1].split("</tr>")[0]
+
+
+def test_the_board_shows_where_the_paper_differs_from_the_phone(client, desk_client, seated, orga):
+    table = three_table(seated)
+    for n in (1, 2, 3):
+        send_game(client, table, n)
+    sheet = ScoreSheet.objects.get()
+    typed = dict(sheet.entries)  # the desk types the paper: game 2 was bid 220 there
+    typed[F.game_field(2, "bid")] = "220"
+    save_sheet(table, typed, orga, expected_version=sheet.version)
+    board = desk_client.get(reverse("desk:board", args=[seated.slug]) + "?round=1")
+    row = board.content.decode().split(f'id="board-{table.number}"')[1].split("</tr>")[0]
+    assert "Papier weicht ab: Spiel 2" in row
+    assert AuditLog.objects.filter(action="sheet.save").count() == 1  # the correction, recorded
+
+
+def test_the_table_page_works_in_english(client, seated):
+    table = three_table(seated)
+    client.cookies["django_language"] = "en"
+    html = client.get(url(table)).content.decode()
+    assert 'lang="en"' in html and "Call the tournament desk" in html
+    strings = json.loads(html.split('id="table-strings" type="application/json">')[1].split("<")[0])
+    assert strings["call"] == "Call the tournament desk"
+    refused = send_game(client, table, 1, game={**GAME, "bid": 7})
+    assert refused.status_code == 400
+    messages = " ".join(m for ms in refused.json()["messages"].values() for m in ms)
+    assert messages and "Reizwert" not in messages  # the engine answers in English too
 
 
 def test_the_desk_shows_a_tables_link_and_qr_code(desk_client, seated):
