@@ -23,11 +23,12 @@ install: $(VENV)/.installed
 
 install-test: $(VENV)/.installed-test system-test-deps
 
-# Debian's chromium drives the browser tests (never a downloaded browser).
+# Debian's chromium drives the browser tests (never a downloaded browser); zbarimg reads the
+# printed QR codes back as a phone would.
 system-test-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 && command -v zbarimg >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium and zbar-tools for the tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium zbar-tools >/dev/null; }
 
 demo: install
 	$(PY) manage.py migrate --noinput

@@ -23,7 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from ...models import Mode, Round, Tournament
+from ...models import Mode, Round, Table, Tournament
 from ..base import BaseExporter, ExportError, ExportFile, ExportOptions, is_loopback_url
 from .fonts import Fonts, fonts
 
@@ -52,6 +52,16 @@ def where_url(tournament: Tournament, base_url: str | None = None) -> str | None
     if not base or is_loopback_url(base):
         return None
     return base + reverse("public:where", args=[tournament.slug])
+
+
+def table_url(table: Table, base_url: str | None = None) -> str | None:
+    """The table's own link for entering its games on a phone, as a full URL for a QR code on
+    its table card and score sheet; ``None`` when the tournament has table entry switched off
+    or the address is missing or names this computer only (as ``where_url``)."""
+    base = (public_base_url() if base_url is None else base_url.strip()).rstrip("/")
+    if not base or is_loopback_url(base) or not table.round.tournament.table_entry:
+        return None
+    return base + reverse("table:page", args=[table.entry_token])
 
 
 def number(value: int) -> str:

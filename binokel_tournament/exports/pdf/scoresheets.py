@@ -43,9 +43,11 @@ from .base import (
     PdfExporter,
     Style,
     _draw_once,
+    _draw_qr,
     _draw_text,
     mode_title,
     round_title,
+    table_url,
     tournament_details,
 )
 from .data import load_tables
@@ -129,6 +131,7 @@ class SheetPlan:
     parties: tuple[SheetParty, ...]
     players: tuple[str, ...]  # chairs in dealing order ("" on a blank sheet)
     games: int
+    link: str | None = None  # the table's own link for phones (QR code in the band)
 
     def dealer(self, game: int) -> int:
         """The chair (1-based) that deals ``game`` in the printed rotation (the sheet engine's;
@@ -148,7 +151,7 @@ class SheetPlan:
         return self.players[seat] if seat < len(self.players) else ""
 
 
-def sheet_plan(table: Table, rules: RuleSet) -> SheetPlan:
+def sheet_plan(table: Table, rules: RuleSet, link: str | None = None) -> SheetPlan:
     layout = sheet_layout(table, rules)
     return SheetPlan(
         round_number=table.round.number,
@@ -162,6 +165,7 @@ def sheet_plan(table: Table, rules: RuleSet) -> SheetPlan:
         ),
         players=layout.players,
         games=layout.games,
+        link=link,
     )
 
 
@@ -288,7 +292,7 @@ class ScoreSheetsExporter(PdfExporter):
             by_round.setdefault(table.round.number, []).append(table)
         first = True
         for number, tables in by_round.items():
-            plans = [sheet_plan(t, rules) for t in tables]
+            plans = [sheet_plan(t, rules, table_url(t, options.base_url)) for t in tables]
             modes: dict[str, str] = {}
             for plan in plans:
                 modes.setdefault(plan.kind, plan.mode)
@@ -341,6 +345,11 @@ class ScoreSheetsExporter(PdfExporter):
 
     def _draw_band(self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, page: _Page) -> None:
         half = (grid.right - grid.left) / 2
+        right = grid.right
+        if plan.link is not None:  # the table's link for its phone, at the band's right end
+            _draw_qr(c, right - BAND_HEIGHT, top - BAND_HEIGHT, BAND_HEIGHT, plan.link)
+            right -= BAND_HEIGHT + 2 * mm
+            half -= (BAND_HEIGHT + 2 * mm) / 2
         _draw_text(c, grid.left, top - 5 * mm, self.tournament.name, TOURNAMENT, half)
         details = tournament_details(self.tournament)
         _draw_text(c, grid.left, top - 9.6 * mm, details, DETAILS, half)
@@ -351,11 +360,11 @@ class ScoreSheetsExporter(PdfExporter):
             table = _("Tisch %(n)s") % {"n": plan.table_number}
         else:
             table = _("Tisch ____")
-        _draw_text(c, grid.right, top - 8.2 * mm, table, TABLE_NUMBER, half / 2)
+        _draw_text(c, right, top - 8.2 * mm, table, TABLE_NUMBER, half / 2)
         title = f"{_('Spielzettel')} · {round_title(plan.round_number)}"
         if page.pages > 1:
             title += " · " + _("Blatt %(n)s von %(pages)s") % {"n": page.index, "pages": page.pages}
-        _draw_text(c, grid.right, top - 14.5 * mm, title, SHEET_TITLE, half)
+        _draw_text(c, right, top - 14.5 * mm, title, SHEET_TITLE, half)
         scorer = _("Listenführer/in: %(name)s") % {"name": plan.scorer or "_" * 16}
         _draw_text(c, grid.left + half + 5 * mm, top - 14.5 * mm, scorer, INFO, half / 2 - 5 * mm)
 

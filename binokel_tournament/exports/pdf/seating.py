@@ -33,6 +33,7 @@ from .base import (
     _draw_text,
     mode_title,
     round_title,
+    table_url,
     tournament_line,
     where_url,
 )
@@ -86,6 +87,8 @@ CARD_CHAIR = Style(size=26, color=GREY)
 CARD_NUMBER = Style("bold", 26, align="right")
 CARD_NAME = Style(size=26, minimum=12)
 CARD_ROLE = Style(size=20, color=GREY, align="right")
+CARD_QR = 40 * mm  # the table's own link: the phone that enters the games scans it
+CARD_QR_CAPTION = Style(size=11, color=GREY, align="center")
 
 
 @dataclass(frozen=True)
@@ -324,9 +327,9 @@ class TableCardsExporter(PdfExporter):
         for index, table in enumerate(load_tables(self.rounds(options))):
             if index:
                 c.showPage()
-            self._draw_card(c, table_plan(table))
+            self._draw_card(c, table_plan(table), table_url(table, options.base_url))
 
-    def _draw_card(self, c: Canvas, plan: TablePlan) -> None:
+    def _draw_card(self, c: Canvas, plan: TablePlan, link: str | None = None) -> None:
         width, height = self.pagesize
         inner = width - 2 * MARGIN - 2 * CARD_INSET
         top = height - MARGIN
@@ -337,7 +340,15 @@ class TableCardsExporter(PdfExporter):
         line = tournament_line(self.tournament)
         _draw_text(c, centre, top - 11 * mm, line, CARD_TOURNAMENT, inner)
         label = _("Tisch %(n)s") % {"n": plan.number}
-        _draw_text(c, centre, top - 66 * mm, label, CARD_TABLE, inner)
+        label_width = inner
+        if link is not None:  # top right, the big table number keeps clear of it
+            x = width - MARGIN - 6 * mm - CARD_QR
+            _draw_qr(c, x, top - 6 * mm - CARD_QR, CARD_QR, link)
+            caption = _("Spiele am Handy eintragen")
+            y = top - 10 * mm - CARD_QR
+            _draw_text(c, x + CARD_QR / 2, y, caption, CARD_QR_CAPTION, CARD_QR)
+            label_width = inner - 2 * (CARD_QR + 6 * mm)
+        _draw_text(c, centre, top - 66 * mm, label, CARD_TABLE, label_width)
         sub = f"{round_title(plan.round_number)} · {plan.kind_label} · {mode_title(plan.mode)}"
         _draw_text(c, centre, top - 82 * mm, sub, CARD_SUBTITLE, inner)
         left = MARGIN + CARD_INSET
