@@ -25,11 +25,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import xlsxwriter
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from xlsxwriter.format import Format
 from xlsxwriter.worksheet import Worksheet
 
-from .base import BaseExporter, ExportFile, ExportOptions
+from ..models import Competition
+from .base import BaseExporter, ExportFile, ExportOptions, Offer
 from .rows import RowTable, Value, workbook_tables
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -178,10 +180,15 @@ def workbook_bytes(tables: Sequence[RowTable]) -> bytes:
 class RankingsWorkbookExporter(BaseExporter):
     """Rankings of every competition, all games and the entrants in one .xlsx file."""
 
-    identifier = "rangliste"
+    identifier = "workbook"
     verbose_name = _lazy("Ranglisten und Spiele (Excel)")
+    file_stem = "rangliste"
     extension = "xlsx"
     content_type = XLSX_CONTENT_TYPE
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("Ranglisten, Spiele, Teilnehmer"))]
 
     def render(self, options: ExportOptions | None = None) -> ExportFile:
         options = options or ExportOptions()

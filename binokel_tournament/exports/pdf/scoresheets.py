@@ -271,8 +271,10 @@ def _draw_tick(c: Canvas, x_centre: float, y_centre: float) -> None:
 
 
 class ScoreSheetsExporter(PdfExporter):
-    identifier = "spielzettel"
+    identifier = "scoresheets"
     verbose_name = _lazy("Spielzettel (PDF)")
+    file_stem = "spielzettel"
+    per_round = True
     pagesize = LANDSCAPE
 
     def document_title(self, options: ExportOptions) -> str:

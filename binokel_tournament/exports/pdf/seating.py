@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from ...services.public_links import draw_qr, where_url
 from ..base import ExportOptions
 from .base import (
     GREY,
@@ -29,12 +30,10 @@ from .base import (
     PdfExporter,
     Style,
     _draw_footer,
-    _draw_qr,
     _draw_text,
     mode_title,
     round_title,
     tournament_line,
-    where_url,
 )
 from .data import Player, TablePlan, load_tables, table_plan
 from .fonts import fonts
@@ -184,7 +183,7 @@ class _Pages:
         if url is None:
             return top - HEADER_HEIGHT
         x = self.width - MARGIN - QR_SIZE
-        _draw_qr(c, x, top - QR_SIZE, QR_SIZE, url)
+        draw_qr(c, x, top - QR_SIZE, QR_SIZE, url)
         caption = _("Wo sitze ich?")
         _draw_text(c, x + QR_SIZE / 2, top - QR_SIZE - 3.5 * mm, caption, QR_CAPTION, QR_SIZE)
         online = _("Online nachsehen: %(url)s") % {"url": url}
@@ -226,8 +225,10 @@ def _draw_table_block(c: Canvas, x: float, top: float, width: float, plan: Table
 
 
 class SeatingPlanExporter(PdfExporter):
-    identifier = "tischplan"
+    identifier = "seating"
     verbose_name = _lazy("Tischplan (PDF)")
+    file_stem = "tischplan"
+    per_round = True
     pagesize = PORTRAIT
 
     def document_title(self, options: ExportOptions) -> str:
@@ -313,8 +314,10 @@ class TableCardsExporter(PdfExporter):
     """One landscape page per table and round: the table number as large as it goes, the
     round, the kind of table and the chairs in dealing order."""
 
-    identifier = "tischkarten"
+    identifier = "tablecards"
     verbose_name = _lazy("Tischkarten (PDF)")
+    file_stem = "tischkarten"
+    per_round = True
     pagesize = LANDSCAPE
 
     def document_title(self, options: ExportOptions) -> str:

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition, Mode
 from ...services.standings import StandingRow, Standings, compute_standings
-from ..base import ExportError, ExportOptions
+from ..base import ExportError, ExportOptions, Offer, competition_offers
 from ..rows import rounds_played, sheet_progress
 from .base import (
     GREY,
@@ -146,9 +146,15 @@ def _draw_cell(c: Canvas, x: float, width: float, y: float, text: str, style: St
 
 
 class StandingsExporter(PdfExporter):
-    identifier = "rangliste"
+    identifier = "standings"
     verbose_name = _lazy("Rangliste (PDF)")
+    file_stem = "rangliste"
+    per_round = True  # after that round
     pagesize = LANDSCAPE
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("alle Wertungen"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Rangliste")
@@ -260,9 +266,14 @@ class CertificatesExporter(PdfExporter):
     """One portrait page per entrant placed in the first ``options.top`` places (shared places
     included, entrants "außer Konkurrenz" never), per competition."""
 
-    identifier = "urkunden"
+    identifier = "certificates"
     verbose_name = _lazy("Urkunden (PDF)")
+    file_stem = "urkunden"
     pagesize = PORTRAIT
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("Plätze 1–3"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Urkunden")
