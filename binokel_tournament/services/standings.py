@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Competition, Entrant, PartyResult, SheetStatus, Tournament
+from ..models import Competition, Entrant, PartyResult, SheetStatus, Table, Tournament
 
 
 @dataclass
@@ -83,6 +84,64 @@ def tie_break_metrics(keys: Sequence[str]) -> list[Metric]:
     return [METRICS[k] for k in keys if k in METRICS and k != "total"]
 
 
+@dataclass(frozen=True)
+class RoundState:
+    """Which round standings are taken after and whether they are final — the one answer the
+    desk's page, the PDF and the workbook share. ``after``: the round asked for, or the last
+    round with a counted sheet (``None``: nothing counted yet); ``tables``/``confirmed``: the
+    competition's tables up to it and how many of them the desk has confirmed; ``seated``: the
+    rounds that have tables; ``played``: the rounds with counted results (a round without any
+    shows no points, not zeros)."""
+
+    after: int | None
+    rounds: int
+    tables: int = 0
+    confirmed: int = 0
+    seated: frozenset[int] = frozenset()
+    played: frozenset[int] = frozenset()
+
+    @property
+    def complete(self) -> bool:
+        """Every round up to ``after`` is seated and every sheet of it confirmed."""
+        return (
+            self.after is not None
+            and self.tables > 0
+            and self.confirmed == self.tables
+            and self.seated == frozenset(range(1, self.after + 1))
+        )
+
+    @property
+    def provisional(self) -> bool:
+        return self.after is not None and not self.complete
+
+    @property
+    def final(self) -> bool:
+        return self.complete and self.after == self.rounds
+
+    @property
+    def subtitle(self) -> str:
+        """ "Vorläufiger Stand nach dem 2. Durchgang", "Endstand nach 3 Durchgängen" …"""
+        if self.after is None:
+            return gettext("Noch keine bestätigten Ergebnisse")
+        if self.provisional:
+            return gettext("Vorläufiger Stand nach dem %(n)s. Durchgang") % {"n": self.after}
+        if not self.final:
+            return gettext("Stand nach dem %(n)s. Durchgang") % {"n": self.after}
+        return ngettext(
+            "Endstand nach %(n)s Durchgang", "Endstand nach %(n)s Durchgängen", self.rounds
+        ) % {"n": self.rounds}
+
+    @property
+    def note(self) -> str:
+        """How many sheets are confirmed, while the standings are provisional."""
+        if not self.provisional:
+            return ""
+        return gettext("%(confirmed)s von %(tables)s Spielzetteln bestätigt") % {
+            "confirmed": self.confirmed,
+            "tables": self.tables,
+        }
+
+
 @dataclass
 class Standings:
     competition: Competition
@@ -91,6 +150,7 @@ class Standings:
     metrics: list[Metric]
     # games of sheets only the table has confirmed so far are counted (provisional)
     from_tables: bool = False
+    state: RoundState | None = None
 
 
 def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
@@ -101,11 +161,40 @@ def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
     return (SheetStatus.CONFIRMED,)
 
 
+def round_state(competition: Competition, after_round: int | None = None) -> RoundState:
+    """The competition's ``RoundState`` after ``after_round`` (default: the last round with a
+    counted sheet) — one query over its tables."""
+    tournament = competition.tournament
+    statuses = counted_statuses(tournament)
+    states = list(
+        Table.objects.filter(competition=competition)
+        .values_list("round__number", "sheet__status")
+        .order_by()
+    )
+    if after_round is None:
+        after = max((n for n, status in states if status in statuses), default=None)
+    else:
+        after = max(1, min(after_round, tournament.rounds))
+    if after is None:
+        return RoundState(None, tournament.rounds)
+    upto = [(n, status) for n, status in states if n <= after]
+    return RoundState(
+        after=after,
+        rounds=tournament.rounds,
+        tables=len(upto),
+        confirmed=sum(1 for _n, status in upto if status == SheetStatus.CONFIRMED),
+        seated=frozenset(n for n, _status in upto),
+        played=frozenset(n for n, status in upto if status in statuses),
+    )
+
+
 def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
-    """The ranking after ``after_round`` (default: the last round with confirmed results)."""
+    """The ranking after ``after_round`` (default: the last round with counted results; all
+    rounds, with no points, before any), with its ``RoundState``."""
     tournament = competition.tournament
     rules = tournament.rules()
-    last = tournament.rounds if after_round is None else max(1, min(after_round, tournament.rounds))
+    state = round_state(competition, after_round)
+    last = state.after or tournament.rounds
     results = list(
         PartyResult.objects.filter(
             entrant__competition=competition,
@@ -121,8 +210,6 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
         )
         .order_by()
     )
-    if after_round is None and results:
-        last = max(item["round_number"] for item in results)
     played = {item["entrant_id"] for item in results}
     rounds = list(range(1, last + 1))
     # a withdrawn entrant who never played is not listed; one who played keeps the points
@@ -146,7 +233,7 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     metrics = tie_break_metrics(rules.tie_breaks)
     from_tables = any(item["from_tables"] for item in results)
     ranked = rank(list(rows.values()), metrics)
-    return Standings(competition, rounds, ranked, metrics, from_tables)
+    return Standings(competition, rounds, ranked, metrics, from_tables, state)
 
 
 def rank(rows: list[StandingRow], metrics: Sequence[Metric]) -> list[StandingRow]:
