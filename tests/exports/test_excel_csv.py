@@ -78,8 +78,8 @@ def test_a_competition_sheet_holds_the_ranking_with_tie_breaks(demo):
         assert (got["Verein"] or "") == row.entrant.club
         assert got["1. Durchgang"] == row.round_points[0]
         assert got["Gesamt"] == row.total
-        assert got["gew. Spiele"] == row.declarer_wins
-        assert got["bester Durchgang"] == row.best_round
+        assert got["gew. Spiele"] == row.metrics["declarer_wins"]
+        assert got["bester Durchgang"] == row.metrics["best_round"]
     assert ws["F2"].number_format == POINTS_FORMAT
     assert ws["B2"].number_format == "0"
     assert isinstance(ws["F2"].value, int)
