@@ -24,6 +24,10 @@ from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
 
+# a (re-)planned competition's new tables are first numbered after every table of the round
+# plus this gap, then the round is renumbered 1..n (see _renumber_round)
+NEW_TABLE_OFFSET = 1000
+
 
 def engine_entrants(entrants: Sequence[Entrant]) -> list[pairing.Entrant]:
     return [pairing.Entrant(e.start_number, e.club.strip().lower() or None) for e in entrants]
@@ -109,7 +113,7 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
             Table(
                 round=round_obj,
                 competition=competition,
-                number=top + 1000 + table.number,
+                number=top + NEW_TABLE_OFFSET + table.number,
                 kind=str(table.kind),
             )
             for table in engine_round.tables
@@ -366,6 +370,7 @@ def seat_info(seat: Seat, companions: tuple[str, ...]) -> SeatInfo:
 
 
 MAX_QUERY = 100
+WHERE_MAX_HITS = 20  # entrants listed for one search on "Wo sitze ich?"
 START_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
@@ -381,7 +386,7 @@ def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, li
         from django.db.models import Q
 
         entrants = entrants.filter(Q(name__icontains=query) | Q(partner__icontains=query))
-    found = list(entrants.order_by("start_number")[:20])
+    found = list(entrants.order_by("start_number")[:WHERE_MAX_HITS])
     seats = (
         Seat.objects.filter(entrant__in=found)
         .select_related("table__round", "entrant")
