@@ -15,6 +15,7 @@ from scoring import PRESETS, GameKind, RuleSet, ScoringError
 from .models import Entrant, Mode, Role, Round, ScoreSheet, Tournament
 from .services.errors import active_language
 from .services.registration import NumberingScheme
+from .services.standings import tie_break_choices
 
 RULE_FIELD_LABELS = {
     "min_bid": _("Mindestreizwert"),
@@ -59,12 +60,7 @@ RULE_CHOICES = {
     ),
     "tie_breaks": (
         _("Gleichstand entscheiden nach"),
-        [
-            ("declarer_wins,best_round", _("gewonnenen Spielen, dann bestem Durchgang")),
-            ("best_round,declarer_wins", _("bestem Durchgang, dann gewonnenen Spielen")),
-            ("declarer_wins", _("gewonnenen Spielen")),
-            ("", _("nichts (geteilter Platz)")),
-        ],
+        tie_break_choices(),
     ),
 }
 GAMES_LABELS = {

@@ -90,6 +90,7 @@ desk_patterns = (
         path("<slug:slug>/export/pdf/<str:kind>/", export_views.pdf, name="export_pdf"),
         path("<slug:slug>/export/excel/", export_views.xlsx, name="export_xlsx"),
         path("<slug:slug>/export/csv/<str:table>/", export_views.csv, name="export_csv"),
+        path("<slug:slug>/export/<str:key>/", export_views.download, name="export"),
     ],
     "desk",
 )

@@ -7,16 +7,15 @@ the services and draw with layout constants in millimetres (``pdf/``)."""
 
 from __future__ import annotations
 
-import ipaddress
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
-from urllib.parse import urlsplit
 
 from django.utils.functional import Promise
 from django.utils.translation import ngettext
 
-from ..models import Tournament
+from ..models import Competition, Tournament
 from ..services.errors import DeskError
 
 
@@ -62,32 +61,46 @@ def checked_round(tournament: Tournament, number: object) -> int | None:
     raise ExportError(message, "round")
 
 
-def is_loopback_url(url: str) -> bool:
-    """Whether ``url`` names this computer only (127.x, ::1, localhost, 0.0.0.0): an address
-    that works in the organiser's browser but not on a player's phone."""
-    try:
-        host = (urlsplit(url.strip()).hostname or "").rstrip(".").lower()
-    except ValueError:  # an unclosed "[" and the like
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped  # ::ffff:127.0.0.1
-    return address.is_loopback or address.is_unspecified
+@dataclass(frozen=True)
+class Offer:
+    """One download the desk offers for the whole tournament: its label and the query it
+    passes (``{"mode": "pairs"}``, ``{"table": "spiele"}``)."""
+
+    label: str
+    query: Mapping[str, str] = field(default_factory=dict)
+
+
+def competition_offers(competitions: Sequence[Competition]) -> list[Offer]:
+    """One offer per competition (``?mode=…``), labelled with its name."""
+    return [Offer(str(c.get_mode_display()), {"mode": c.mode}) for c in competitions]
 
 
 class BaseExporter(ABC):
+    """An exporter: its registry key (``identifier``: the command line's and the URL's name,
+    one per exporter), the label the desk shows (``verbose_name``), the file name's stem, the
+    extension and content type; ``per_round``: the desk offers it for each round
+    (``?round=N``); ``offers``: what it offers for the whole tournament."""
+
     identifier: ClassVar[str]
     verbose_name: ClassVar[Promise | str]
+    file_stem: ClassVar[str]
     extension: ClassVar[str]
     content_type: ClassVar[str]
+    per_round: ClassVar[bool] = False
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
+
+    @classmethod
+    def for_query(cls, tournament: Tournament, query: Mapping[str, str]) -> BaseExporter:
+        """The exporter for a download link's query (an exporter with variants, such as the
+        CSV tables, reads its own parameter)."""
+        return cls(tournament)
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        """What the desk offers for the whole tournament (none: only per round)."""
+        return []
 
     @abstractmethod
     def render(self, options: ExportOptions | None = None) -> ExportFile:
@@ -98,6 +111,6 @@ class BaseExporter(ABC):
         return checked_round(self.tournament, options.round_number)
 
     def filename(self, *parts: object) -> str:
-        """``<slug>-<identifier>[-part…].<ext>``, safe for a download header."""
-        pieces = [self.tournament.slug, self.identifier, *(str(p) for p in parts if p)]
+        """``<slug>-<file_stem>[-part…].<ext>``, safe for a download header."""
+        pieces = [self.tournament.slug, self.file_stem, *(str(p) for p in parts if p)]
         return "-".join(pieces) + "." + self.extension

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from ..models import Mode, Tournament
-from .base import BaseExporter, ExportError, ExportFile, ExportOptions
+from ..models import Competition, Mode, Tournament
+from .base import BaseExporter, ExportError, ExportFile, ExportOptions, Offer
 from .rows import RowTable, Value, entrants_rows, games_rows, standings_rows
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
@@ -62,6 +62,7 @@ class CsvExporter(BaseExporter):
 
     identifier = "csv"
     verbose_name = _lazy("Tabelle (CSV)")
+    file_stem = "csv"
     extension = "csv"
     content_type = CSV_CONTENT_TYPE
     TABLES = (Mode.SINGLES, Mode.PAIRS, "spiele", "teilnehmer")
@@ -71,6 +72,21 @@ class CsvExporter(BaseExporter):
         if table not in self.TABLES:
             raise ExportError(_("Unbekannte Tabelle."))
         self.table = str(table)
+
+    @classmethod
+    def for_query(cls, tournament: Tournament, query: Mapping[str, str]) -> CsvExporter:
+        return cls(tournament, query.get("table", ""))
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        rankings = [
+            Offer(_("Rangliste %(mode)s") % {"mode": c.get_mode_display()}, {"table": c.mode})
+            for c in competitions
+        ]
+        return rankings + [
+            Offer(_("Spiele"), {"table": "spiele"}),
+            Offer(_("Teilnehmer"), {"table": "teilnehmer"}),
+        ]
 
     def render(self, options: ExportOptions | None = None) -> ExportFile:
         options = options or ExportOptions()

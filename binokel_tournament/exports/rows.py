@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from ..models import (
@@ -14,9 +13,7 @@ from ..models import (
     GameKind,
     Mode,
     PartyResult,
-    ScoreSheet,
     SheetStatus,
-    Table,
     Tournament,
 )
 from ..services.standings import compute_standings
@@ -51,57 +48,14 @@ class RowTable:
         return [row[index] for row in self.rows]
 
 
-def rounds_played(competition: Competition) -> int:
-    """The last round with a confirmed score sheet in this competition (0: none yet)."""
-    top = ScoreSheet.objects.filter(
-        table__competition=competition, status=SheetStatus.CONFIRMED
-    ).aggregate(top=Max("table__round__number"))["top"]
-    return int(top or 0)
-
-
-@dataclass(frozen=True)
-class SheetProgress:
-    """How far a competition's score sheets are, up to round ``last``: its tables, how many
-    of them have a confirmed sheet, which rounds have tables and which have results."""
-
-    last: int
-    tables: int
-    confirmed: int
-    seated: frozenset[int]
-    played: frozenset[int]
-
-    @property
-    def complete(self) -> bool:
-        """Every round up to ``last`` is seated and every sheet of it confirmed."""
-        return (
-            self.tables > 0
-            and self.confirmed == self.tables
-            and self.seated == frozenset(range(1, self.last + 1))
-        )
-
-
-def sheet_progress(competition: Competition, last: int) -> SheetProgress:
-    tables = Table.objects.filter(competition=competition, round__number__lte=last)
-    states = list(tables.values_list("round__number", "sheet__status"))
-    confirmed = [number for number, status in states if status == SheetStatus.CONFIRMED]
-    return SheetProgress(
-        last=last,
-        tables=len(states),
-        confirmed=len(confirmed),
-        seated=frozenset(number for number, _status in states),
-        played=frozenset(confirmed),
-    )
-
-
 def standings_rows(competition: Competition, after_round: int | None = None) -> RowTable:
     """One row per entrant in ranking order: place, start number, name(s), club, points per
     round, total and the tie-break values in the order the rule set breaks ties. Without
     ``after_round``: after the last round with confirmed results (all rounds before any).
     ``after_round`` is checked by the exporter (``base.checked_round``). A round without any
     confirmed sheet in the competition has empty cells, not zeros."""
-    standings = compute_standings(competition, after_round or rounds_played(competition) or None)
-    last = standings.rounds[-1] if standings.rounds else 0
-    played = sheet_progress(competition, last).played if last else frozenset()
+    standings = compute_standings(competition, after_round)
+    played = standings.state.played if standings.state else frozenset()
     pairs = competition.mode == Mode.PAIRS
     columns = [
         Column("place", _("Platz"), 7, INTEGER_FORMAT),

@@ -93,6 +93,7 @@ def next_start_number(tournament: Tournament) -> int:
 
 logger = logging.getLogger("binokel.registration")
 
+SEED_LIMIT = 1_000_000  # a random draw's logged seed is below this (short enough to type)
 MAX_START_NUMBER = 99_999  # far beyond any hall; keeps every number a plain integer everywhere
 NAME_MAX = Entrant._meta.get_field("name").max_length or 120
 CLUB_MAX = Entrant._meta.get_field("club").max_length or 120
@@ -336,7 +337,7 @@ def renumber(
     entrants = list(tournament.entrants.order_by("created_at", "pk"))
     if scheme == NumberingScheme.RANDOM:
         if seed is None:  # a fresh draw; the seed is logged so the draw can be repeated
-            seed = random.SystemRandom().randrange(1, 1_000_000)
+            seed = random.SystemRandom().randrange(1, SEED_LIMIT)
         random.Random(seed).shuffle(entrants)
     elif scheme == NumberingScheme.CLUBS_SPLIT:
         entrants = club_split_order(entrants)

@@ -25,6 +25,10 @@ from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
 from .names import matches
 
+# a (re-)planned competition's new tables are first numbered after every table of the round
+# plus this gap, then the round is renumbered 1..n (see _renumber_round)
+NEW_TABLE_OFFSET = 1000
+
 
 def engine_entrants(entrants: Sequence[Entrant]) -> list[pairing.Entrant]:
     return [pairing.Entrant(e.start_number, e.club.strip().lower() or None) for e in entrants]
@@ -110,7 +114,7 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
             Table(
                 round=round_obj,
                 competition=competition,
-                number=top + 1000 + table.number,
+                number=top + NEW_TABLE_OFFSET + table.number,
                 kind=str(table.kind),
             )
             for table in engine_round.tables
@@ -367,7 +371,7 @@ def seat_info(seat: Seat, companions: tuple[str, ...]) -> SeatInfo:
 
 
 MAX_QUERY = 100
-WHERE_HITS = 20  # names shown for one search; the page asks to be more precise beyond
+WHERE_MAX_HITS = 20  # entrants listed for one search on "Wo sitze ich?"
 START_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
@@ -386,7 +390,7 @@ def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, li
         # ASCII); a tournament's names are a few hundred short strings
         candidates = entrants.order_by("start_number").values_list("pk", "name", "partner")
         hits = [pk for pk, name, partner in candidates if matches(query, name, partner)]
-        found = list(entrants.filter(pk__in=hits[:WHERE_HITS]).order_by("start_number"))
+        found = list(entrants.filter(pk__in=hits[:WHERE_MAX_HITS]).order_by("start_number"))
     seats = (
         Seat.objects.filter(entrant__in=found)
         .select_related("table__round", "entrant")

@@ -5,15 +5,19 @@ key, a label and a direction, ordered by the rule set's ``tie_breaks``."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
+from typing import ClassVar
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Aggregate, Count, Q, Sum
 from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Competition, Entrant, PartyResult, SheetStatus, Tournament
+from ..models import Competition, Entrant, PartyResult, SheetStatus, Table, Tournament
 
 
 @dataclass
@@ -21,8 +25,9 @@ class StandingRow:
     entrant: Entrant
     round_points: list[int]
     total: int
-    declarer_wins: int
     games: int
+    # per metric with an aggregate of its own: its sum over the counted rounds
+    sums: dict[str, int] = field(default_factory=dict)
     metrics: dict[str, int] = field(default_factory=dict)
     place: int | None = None
     shared: bool = False
@@ -33,19 +38,25 @@ class StandingRow:
             return str(_("a. K.")) if self.entrant.unranked else ""
         return f"{self.place}." if not self.shared else f"{self.place}. ="
 
-    @property
-    def best_round(self) -> int:
-        return max(self.round_points, default=0)
-
 
 class Metric(ABC):
-    key: str
-    label: Promise
-    higher_is_better: bool = True
+    """A ranking criterion (Tabbycat's ``standings/metrics.py``): its key (the rule set's
+    ``tie_breaks`` name it), its label (column headers), its phrase for "Gleichstand
+    entscheiden nach …" (the rule-set form), its direction, and its computation — an
+    aggregate over an entrant's party results of one round (``aggregate``, summed over the
+    rounds into ``row.sums[key]``) or a value derived from the row (``value``). Adding a
+    tie-break: one subclass here (plus its key in the engine's ``scoring.TIE_BREAKS``, which
+    validates rule sets) and its test."""
 
-    @abstractmethod
+    key: ClassVar[str]
+    label: ClassVar[Promise]
+    order_label: ClassVar[Promise]
+    higher_is_better: ClassVar[bool] = True
+    aggregate: ClassVar[Aggregate | None] = None
+
     def value(self, row: StandingRow) -> int:
-        """The metric's value for one entrant."""
+        """The metric's value for one entrant (default: the sum of its aggregate)."""
+        return row.sums.get(self.key, 0)
 
     def sort_key(self, row: StandingRow) -> int:
         v = self.value(row)
@@ -55,32 +66,119 @@ class Metric(ABC):
 class TotalPoints(Metric):
     key = "total"
     label = _("Punkte")
+    order_label = _("Punkten")
 
     def value(self, row: StandingRow) -> int:
         return row.total
 
 
 class DeclarerWins(Metric):
+    """Games won as declarer."""
+
     key = "declarer_wins"
     label = _("gew. Spiele")
-
-    def value(self, row: StandingRow) -> int:
-        return row.declarer_wins
+    order_label = _("gewonnenen Spielen")
+    aggregate = Count("id", filter=Q(is_declarer=True, game__won=True))
 
 
 class BestRound(Metric):
+    """The best single round's points."""
+
     key = "best_round"
     label = _("bester Durchgang")
+    order_label = _("bestem Durchgang")
 
     def value(self, row: StandingRow) -> int:
-        return row.best_round
+        return max(row.round_points, default=0)
 
 
-METRICS: dict[str, Metric] = {m.key: m for m in (TotalPoints(), DeclarerWins(), BestRound())}
+TOTAL = TotalPoints()
+# the tie-breaks, by key (the rule set orders them)
+TIE_BREAKS: dict[str, Metric] = {m.key: m for m in (DeclarerWins(), BestRound())}
 
 
 def tie_break_metrics(keys: Sequence[str]) -> list[Metric]:
-    return [METRICS[k] for k in keys if k in METRICS and k != "total"]
+    """The tie-breaks named by ``keys``, in that order. An unknown key is an error (the
+    engine validates rule sets, so one here is a broken invariant)."""
+    unknown = [k for k in keys if k not in TIE_BREAKS]
+    if unknown:
+        raise ValueError(f"unknown tie-breaks {unknown}; known: {sorted(TIE_BREAKS)}")
+    return [TIE_BREAKS[k] for k in keys]
+
+
+def tie_break_choices() -> list[tuple[str, str | Promise]]:
+    """The rule-set form's choices for "Gleichstand entscheiden nach": every order of every
+    selection of the registered tie-breaks (``"declarer_wins,best_round"`` …), the longest
+    first, and none (a shared place)."""
+    choices: list[tuple[str, str | Promise]] = []
+    metrics = list(TIE_BREAKS.values())
+    for length in range(len(metrics), 0, -1):
+        for order in permutations(metrics, length):
+            labels = [m.order_label for m in order]
+            label = labels[0]
+            for then in labels[1:]:
+                label = format_lazy(_("{first}, dann {then}"), first=label, then=then)
+            choices.append((",".join(m.key for m in order), label))
+    choices.append(("", _("nichts (geteilter Platz)")))
+    return choices
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """Which round standings are taken after and whether they are final — the one answer the
+    desk's page, the PDF and the workbook share. ``after``: the round asked for, or the last
+    round with a counted sheet (``None``: nothing counted yet); ``tables``/``confirmed``: the
+    competition's tables up to it and how many of them the desk has confirmed; ``seated``: the
+    rounds that have tables; ``played``: the rounds with counted results (a round without any
+    shows no points, not zeros)."""
+
+    after: int | None
+    rounds: int
+    tables: int = 0
+    confirmed: int = 0
+    seated: frozenset[int] = frozenset()
+    played: frozenset[int] = frozenset()
+
+    @property
+    def complete(self) -> bool:
+        """Every round up to ``after`` is seated and every sheet of it confirmed."""
+        return (
+            self.after is not None
+            and self.tables > 0
+            and self.confirmed == self.tables
+            and self.seated == frozenset(range(1, self.after + 1))
+        )
+
+    @property
+    def provisional(self) -> bool:
+        return self.after is not None and not self.complete
+
+    @property
+    def final(self) -> bool:
+        return self.complete and self.after == self.rounds
+
+    @property
+    def subtitle(self) -> str:
+        """ "Vorläufiger Stand nach dem 2. Durchgang", "Endstand nach 3 Durchgängen" …"""
+        if self.after is None:
+            return gettext("Noch keine bestätigten Ergebnisse")
+        if self.provisional:
+            return gettext("Vorläufiger Stand nach dem %(n)s. Durchgang") % {"n": self.after}
+        if not self.final:
+            return gettext("Stand nach dem %(n)s. Durchgang") % {"n": self.after}
+        return ngettext(
+            "Endstand nach %(n)s Durchgang", "Endstand nach %(n)s Durchgängen", self.rounds
+        ) % {"n": self.rounds}
+
+    @property
+    def note(self) -> str:
+        """How many sheets are confirmed, while the standings are provisional."""
+        if not self.provisional:
+            return ""
+        return gettext("%(confirmed)s von %(tables)s Spielzetteln bestätigt") % {
+            "confirmed": self.confirmed,
+            "tables": self.tables,
+        }
 
 
 @dataclass
@@ -91,6 +189,7 @@ class Standings:
     metrics: list[Metric]
     # games of sheets only the table has confirmed so far are counted (provisional)
     from_tables: bool = False
+    state: RoundState | None = None
 
 
 def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
@@ -101,11 +200,42 @@ def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
     return (SheetStatus.CONFIRMED,)
 
 
+def round_state(competition: Competition, after_round: int | None = None) -> RoundState:
+    """The competition's ``RoundState`` after ``after_round`` (default: the last round with a
+    counted sheet) — one query over its tables."""
+    tournament = competition.tournament
+    statuses = counted_statuses(tournament)
+    states = list(
+        Table.objects.filter(competition=competition)
+        .values_list("round__number", "sheet__status")
+        .order_by()
+    )
+    if after_round is None:
+        after = max((n for n, status in states if status in statuses), default=None)
+    else:
+        after = max(1, min(after_round, tournament.rounds))
+    if after is None:
+        return RoundState(None, tournament.rounds)
+    upto = [(n, status) for n, status in states if n <= after]
+    return RoundState(
+        after=after,
+        rounds=tournament.rounds,
+        tables=len(upto),
+        confirmed=sum(1 for _n, status in upto if status == SheetStatus.CONFIRMED),
+        seated=frozenset(n for n, _status in upto),
+        played=frozenset(n for n, status in upto if status in statuses),
+    )
+
+
 def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
-    """The ranking after ``after_round`` (default: the last round with confirmed results)."""
+    """The ranking after ``after_round`` (default: the last round with counted results; all
+    rounds, with no points, before any), with its ``RoundState``."""
     tournament = competition.tournament
     rules = tournament.rules()
-    last = tournament.rounds if after_round is None else max(1, min(after_round, tournament.rounds))
+    state = round_state(competition, after_round)
+    last = state.after or tournament.rounds
+    metrics = tie_break_metrics(rules.tie_breaks)
+    aggregates = {f"metric_{m.key}": m.aggregate for m in metrics if m.aggregate is not None}
     results = list(
         PartyResult.objects.filter(
             entrant__competition=competition,
@@ -115,14 +245,12 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
         .values("entrant_id", "round_number")
         .annotate(
             points=Sum("points"),
-            wins=Count("id", filter=Q(is_declarer=True, game__won=True)),
             games=Count("id", filter=Q(sits_out=False)),
             from_tables=Count("id", filter=Q(game__sheet__status=SheetStatus.TABLE)),
+            **aggregates,
         )
         .order_by()
     )
-    if after_round is None and results:
-        last = max(item["round_number"] for item in results)
     played = {item["entrant_id"] for item in results}
     rounds = list(range(1, last + 1))
     # a withdrawn entrant who never played is not listed; one who played keeps the points
@@ -133,7 +261,11 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     ]
     rows = {
         e.pk: StandingRow(
-            entrant=e, round_points=[0] * len(rounds), total=0, declarer_wins=0, games=0
+            entrant=e,
+            round_points=[0] * len(rounds),
+            total=0,
+            games=0,
+            sums={m.key: 0 for m in metrics if m.aggregate is not None},
         )
         for e in entrants
     }
@@ -141,18 +273,18 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
         row = rows[item["entrant_id"]]
         row.round_points[item["round_number"] - 1] += item["points"] or 0
         row.total += item["points"] or 0
-        row.declarer_wins += item["wins"]
         row.games += item["games"]
-    metrics = tie_break_metrics(rules.tie_breaks)
+        for name in aggregates:
+            row.sums[name.removeprefix("metric_")] += item[name] or 0
     from_tables = any(item["from_tables"] for item in results)
     ranked = rank(list(rows.values()), metrics)
-    return Standings(competition, rounds, ranked, metrics, from_tables)
+    return Standings(competition, rounds, ranked, metrics, from_tables, state)
 
 
 def rank(rows: list[StandingRow], metrics: Sequence[Metric]) -> list[StandingRow]:
     """Order by total, then the tie-break metrics; equal on all of them means a shared place.
     Unranked entrants ("außer Konkurrenz") follow without a place."""
-    ordering = [METRICS["total"], *metrics]
+    ordering = [TOTAL, *metrics]
     for row in rows:
         row.metrics = {m.key: m.value(row) for m in ordering}
     ranked = [r for r in rows if not r.entrant.unranked]

@@ -5,18 +5,16 @@ table's link (QR code) and issues a new one."""
 
 from __future__ import annotations
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..models import Table
-from ..services import table_entry
+from ..services import public_links, table_entry
 from ..services.access import Action, NotAllowed
 from ..services.hall import hall_view
 from .common import desk_tournament
@@ -60,8 +58,7 @@ def _table(request: HttpRequest, slug: str, table_id: int, action: Action) -> Ta
 def table_link(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """One table's link, big, with its QR code: to read out or show to a table."""
     table = _table(request, slug, table_id, Action.VIEW)
-    url = request.build_absolute_uri(reverse("table:page", args=[table.entry_token]))
-    qr = segno.make(url, error="m").svg_inline(scale=6, dark="#1d2430")
+    url = public_links.table_url(table, request=request)
     host = request.get_host().split(":")[0]
     return render(
         request,
@@ -70,7 +67,7 @@ def table_link(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
             "tournament": table.round.tournament,
             "table": table,
             "url": url,
-            "qr": mark_safe(qr),  # noqa: S308 - segno's own SVG of our URL
+            "qr": public_links.qr_svg(url),
             "loopback": host in ("127.0.0.1", "localhost", "::1", "[::1]"),
         },
     )

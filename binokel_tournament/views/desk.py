@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from ..exports.registry import download_box
 from ..forms import (
     EntrantForm,
     ImportForm,
@@ -113,9 +114,13 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "plan": seating.plan_status(c, played),
             }
         )
-    return render(
-        request, "desk/dashboard.html", {"tournament": t, "stats": stats, "rounds": rounds}
-    )
+    context = {
+        "tournament": t,
+        "stats": stats,
+        "rounds": rounds,
+        "downloads": download_box(t, rounds, competitions),
+    }
+    return render(request, "desk/dashboard.html", context)
 
 
 @login_required

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -22,8 +21,9 @@ from ..exports import (
     ExportOptions,
     RankingsWorkbookExporter,
 )
-from ..exports.base import is_loopback_url
+from ..exports.registry import exporter_class
 from ..models import Mode, Tournament
+from ..services.public_links import request_base_url
 from .common import desk_tournament
 
 MAX_TOP = 50
@@ -33,18 +33,6 @@ PLAIN_NUMBER = re.compile(r"[0-9]{1,4}")
 
 def _number(text: str) -> int | None:
     return int(text) if PLAIN_NUMBER.fullmatch(text) else None
-
-
-def public_base_url(request: HttpRequest) -> str | None:
-    """Where players' phones reach the public pages, for the seating plan's QR code: the
-    configured PUBLIC_BASE_URL when it is a real address (the operator set it for just this),
-    else the address the organiser's browser used for the desk — unless that is this
-    computer's own (127.0.0.1, localhost), which a phone cannot reach: then none."""
-    configured = str(getattr(settings, "PUBLIC_BASE_URL", "") or "")
-    if configured and not is_loopback_url(configured):
-        return configured
-    here = request.build_absolute_uri("/")
-    return None if is_loopback_url(here) else here
 
 
 def _options(request: HttpRequest) -> ExportOptions:
@@ -59,7 +47,7 @@ def _options(request: HttpRequest) -> ExportOptions:
     top = _number(top_text)
     if top_text and top is None:
         raise ExportError(_("„%(value)s“ ist keine Zahl von Plätzen.") % {"value": top_text[:20]})
-    base_url = public_base_url(request)
+    base_url = request_base_url(request)
     return ExportOptions(
         round_number=round_number,
         mode=mode if mode in Mode.values else None,
@@ -81,17 +69,34 @@ def _download(request: HttpRequest, tournament: Tournament, exporter: BaseExport
 
 
 @login_required
-def pdf(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+def download(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+    """Any registered export by its key; the link's query carries round, mode, places and (for
+    an exporter with variants, such as the CSV tables) the variant."""
     tournament = desk_tournament(request, slug)
+    cls = exporter_class(key)
+    if cls is None:
+        raise Http404
+    try:
+        exporter = cls.for_query(tournament, request.GET)
+    except ExportError as exc:
+        messages.error(request, exc.message)
+        return redirect("desk:dashboard", slug=tournament.slug)
+    return _download(request, tournament, exporter)
+
+
+# the first addresses of the downloads, kept: bookmarks and scripts use them
+
+
+@login_required
+def pdf(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     if kind not in PDF_EXPORTERS:
         raise Http404
-    return _download(request, tournament, PDF_EXPORTERS[kind](tournament))
+    return download(request, slug, kind)
 
 
 @login_required
 def xlsx(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = desk_tournament(request, slug)
-    return _download(request, tournament, RankingsWorkbookExporter(tournament))
+    return download(request, slug, RankingsWorkbookExporter.identifier)
 
 
 @login_required

@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
-from ..services.seating import WHERE_HITS, where_do_i_sit
+from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
@@ -73,5 +73,5 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "public/where.html",
-        {"tournament": t, "query": query, "found": found, "where_hits": WHERE_HITS},
+        {"tournament": t, "query": query, "found": found, "where_hits": WHERE_MAX_HITS},
     )

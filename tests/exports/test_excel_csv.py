@@ -17,7 +17,7 @@ from openpyxl import load_workbook
 from binokel_tournament.exports import CsvExporter, ExportError
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
 from binokel_tournament.exports.csv import csv_text
-from binokel_tournament.exports.excel import rows_xml, workbook_bytes
+from binokel_tournament.exports.excel import sheet_title, workbook_bytes
 from binokel_tournament.exports.rows import (
     POINTS_FORMAT,
     Column,
@@ -78,8 +78,8 @@ def test_a_competition_sheet_holds_the_ranking_with_tie_breaks(demo):
         assert (got["Verein"] or "") == row.entrant.club
         assert got["1. Durchgang"] == row.round_points[0]
         assert got["Gesamt"] == row.total
-        assert got["gew. Spiele"] == row.declarer_wins
-        assert got["bester Durchgang"] == row.best_round
+        assert got["gew. Spiele"] == row.metrics["declarer_wins"]
+        assert got["bester Durchgang"] == row.metrics["best_round"]
     assert ws["F2"].number_format == POINTS_FORMAT
     assert ws["B2"].number_format == "0"
     assert isinstance(ws["F2"].value, int)
@@ -259,7 +259,7 @@ def test_negative_points_stay_numbers_in_the_csv(demo):
     assert not any(p.startswith("'") for p in points)
 
 
-# --- the workbook's cell XML ----------------------------------------------------------------
+# --- the workbook's cells: what Excel reads ----------------------------------------------------
 
 
 def one_column_workbook(values: list[object], number_format: str | None = None) -> bytes:
@@ -279,13 +279,19 @@ def sheet_xml(data: bytes) -> str:
 
 
 def ooxml_text(data: bytes) -> list[str]:
-    """The strings of the sheet as Excel reads them: XML-decoded, then ``_xHHHH_`` escapes
-    resolved (ECMA-376 ST_Xstring) — which openpyxl's plain reader does not do."""
+    """The strings of column A below the header as Excel reads them: each cell's shared
+    string, XML-decoded, then its ``_xHHHH_`` escapes resolved (ECMA-376 ST_Xstring) — which
+    openpyxl's reader does only for ``_x005F_``."""
     from xml.etree import ElementTree
 
     ns = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
-    root = ElementTree.fromstring(sheet_xml(data))
-    texts = [t.text or "" for t in root.iterfind(".//m:sheetData//m:is/m:t", ns)][1:]  # header
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        shared = ElementTree.fromstring(archive.read("xl/sharedStrings.xml"))
+        sheet = ElementTree.fromstring(archive.read("xl/worksheets/sheet1.xml"))
+    strings = ["".join(t.text or "" for t in si.iterfind(".//m:t", ns)) for si in shared]
+    cells = [c for c in sheet.iterfind(".//m:sheetData/m:row/m:c", ns) if c.get("r") != "A1"]
+    assert all(c.get("t") == "s" for c in cells)
+    texts = [strings[int(c.findtext("m:v", namespaces=ns))] for c in cells]
     return [re.sub(r"_x([0-9A-Fa-f]{4})_", lambda m: chr(int(m.group(1), 16)), t) for t in texts]
 
 
@@ -302,7 +308,14 @@ def test_floats_are_written_as_numbers():
 )
 def test_values_the_workbook_cannot_hold_are_refused_not_written_as_text(value):
     with pytest.raises((TypeError, ValueError)):
-        rows_xml([[value]], [None], first=2)
+        one_column_workbook([value])
+
+
+def test_text_that_looks_like_a_formula_or_a_link_stays_text():
+    names = ["=1+1", '=HYPERLINK("http://x.example")', "http://x.example/", "+49 711", "007"]
+    data = one_column_workbook(names)
+    assert read_column(data) == names
+    assert "<f>" not in sheet_xml(data) and "hyperlink" not in sheet_xml(data).lower()
 
 
 def test_characters_xml_cannot_hold_are_left_out():
@@ -313,16 +326,27 @@ def test_characters_xml_cannot_hold_are_left_out():
 def test_text_that_looks_like_an_ooxml_escape_is_escaped_itself():
     names = ["Meier_x0041_", "_x000D_", "_x005F_", "a_x00b", "_X0041_"]
     data = one_column_workbook(names)
-    xml = sheet_xml(data)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        xml = archive.read("xl/sharedStrings.xml").decode()
     assert "Meier_x005F_x0041_" in xml and "_x005F_x000D_" in xml
     assert ooxml_text(data) == names  # what Excel shows
-    # openpyxl undoes the escape when reading rich text (crudely: it drops every "x005F_",
-    # so a literal "_x005F_" would come back as "_")
+    # openpyxl undoes the escape when reading (crudely: it drops every "x005F_", so a
+    # literal "_x005F_" would come back as "_")
+    assert read_column(data)[:2] == names[:2]
     assert read_column(data, rich_text=True)[:2] == names[:2]
 
 
-def test_carriage_returns_survive_the_workbook():
-    names = ["Zeile 1\r\nZeile 2", "a\rb", "\r"]
+def test_carriage_returns_and_outer_spaces_survive_the_workbook():
+    names = ["Zeile 1\r\nZeile 2", "a\rb", "\r", "  zwei Leerzeichen  "]
     data = one_column_workbook(names)
-    assert read_column(data) == names
-    assert ooxml_text(data) == names
+    assert ooxml_text(data) == names  # a carriage return is written as _x000D_
+    assert read_column(data)[3] == names[3]
+
+
+def test_sheet_names_are_ones_excel_accepts():
+    taken: set[str] = set()
+    names = [sheet_title(t, taken) for t in ("Einzel", "einzel", "a/b:c", "'Zitat'", "x" * 40, "")]
+    assert names == ["Einzel", "einzel 2", "a-b-c", "Zitat", "x" * 31, "Tabelle"]
+    tables = [RowTable("t", title, [Column("v", "Wert")]) for title in ("Einzel", "einzel", "'")]
+    wb = load_workbook(io.BytesIO(workbook_bytes(tables)))
+    assert wb.sheetnames == ["Einzel", "einzel 2", "Tabelle"]

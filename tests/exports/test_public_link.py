@@ -16,8 +16,8 @@ from django.urls import reverse
 from reportlab.lib.pagesizes import A4
 
 from binokel_tournament.exports import ExportOptions
-from binokel_tournament.exports import base as export_base
 from binokel_tournament.exports.pdf import SeatingPlanExporter
+from binokel_tournament.services.public_links import is_loopback_url
 
 pytestmark = pytest.mark.django_db
 
@@ -54,14 +54,14 @@ def where(base: str, demo) -> str:
     ],
 )
 def test_a_loopback_address_prints_neither_qr_code_nor_link(demo, url):
-    assert export_base.is_loopback_url(url)
+    assert is_loopback_url(url)
     result = SeatingPlanExporter(demo).render(ExportOptions(round_number=1, base_url=url))
     assert links(result.content) == [("", 0)] * 3
 
 
 @pytest.mark.parametrize("url", [LAN, "https://binokel.example.org", "http://binokel:8000"])
 def test_other_addresses_are_not_loopback(url):
-    assert not export_base.is_loopback_url(url)
+    assert not is_loopback_url(url)
 
 
 def test_the_default_settings_print_no_loopback_link(demo, settings):

@@ -9,16 +9,22 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from binokel_tournament.exports.pdf import PDF_EXPORTERS
+from binokel_tournament.exports.registry import EXPORTERS, download_box
+
 from .reading import pdf_pages
 
 pytestmark = pytest.mark.django_db
 
 
+def export_box_html(tournament) -> str:
+    rounds = list(tournament.round_set.order_by("number"))
+    box = download_box(tournament, rounds, list(tournament.competitions.all()))
+    return render_to_string("desk/_exports.html", {"tournament": tournament, "downloads": box})
+
+
 def export_links(tournament) -> list[str]:
-    html = render_to_string(
-        "desk/_exports.html",
-        {"tournament": tournament, "rounds": list(tournament.round_set.order_by("number"))},
-    )
+    html = export_box_html(tournament)
     return [href.replace("&amp;", "&") for href in re.findall(r'href="([^"]+)"', html)]
 
 
@@ -41,10 +47,11 @@ def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
         assert disposition.startswith("attachment; filename=")
         assert demo.slug in disposition
         content_type = response["Content-Type"]
-        if "/pdf/" in url:
+        key = url.split("/export/")[1].split("/")[0]
+        if key in PDF_EXPORTERS:
             assert content_type == "application/pdf"
             assert response.content.startswith(b"%PDF")
-        elif "/excel/" in url:
+        elif key == "workbook":
             assert content_type.startswith("application/vnd.openxmlformats")
             assert response.content.startswith(b"PK")
         else:
@@ -74,3 +81,32 @@ def test_unknown_exports_are_not_found(desk_client, demo):
     assert desk_client.get(reverse("desk:export_csv", args=[demo.slug, "kasse"])).status_code == 404
     missing = reverse("desk:export_xlsx", args=["kein-turnier"])
     assert desk_client.get(missing).status_code == 404
+
+
+def test_the_export_box_is_built_from_the_registry(demo):
+    html = export_box_html(demo)
+    for key, cls in EXPORTERS.items():
+        assert str(cls.verbose_name) in html, key
+        assert reverse("desk:export", args=[demo.slug, key]) in html, key
+    assert len(set(EXPORTERS)) == len(EXPORTERS) == 7
+
+
+def test_the_registry_key_serves_the_same_file_as_the_first_addresses(desk_client, demo):
+    pairs = [
+        ("desk:export_pdf", [demo.slug, "standings"], "standings", "?mode=pairs"),
+        ("desk:export_xlsx", [demo.slug], "workbook", ""),
+        ("desk:export_csv", [demo.slug, "spiele"], "csv", "?table=spiele"),
+    ]
+    for name, args, key, query in pairs:
+        old = desk_client.get(reverse(name, args=args) + query.replace("?table=spiele", ""))
+        new = desk_client.get(reverse("desk:export", args=[demo.slug, key]) + query)
+        assert old.status_code == new.status_code == 200
+        assert old["Content-Disposition"] == new["Content-Disposition"]
+
+
+def test_an_unknown_key_or_variant_is_no_download(desk_client, demo):
+    assert desk_client.get(reverse("desk:export", args=[demo.slug, "menu"])).status_code == 404
+    url = reverse("desk:export", args=[demo.slug, "csv"]) + "?table=kasse"
+    response = desk_client.get(url, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("desk:dashboard", args=[demo.slug])
+    assert "Unbekannte Tabelle" in response.content.decode()

@@ -187,7 +187,7 @@ def test_the_commands_write_and_read_a_backup(demo, tmp_path):
     call_command(
         "backup", "--tournament", "zweiter-laptop", "--out", str(tmp_path / "b.json"), stdout=text
     )
-    with pytest.raises(CommandError, match="Several tournaments"):
+    with pytest.raises(CommandError, match="Mehrere Turniere"):
         call_command("backup", "--out", str(tmp_path / "c.json"), stdout=text)
     with pytest.raises(CommandError):
         call_command("restore", str(tmp_path / "missing.json"), stdout=text)

@@ -107,7 +107,7 @@ def test_a_confirmed_sheet_counts_in_the_standings(seated, orga):
     by_number = {r.entrant.start_number: r for r in standings.rows}
     seats = [s.entrant.start_number for s in table.seats.order_by("position")]
     assert [by_number[n].total for n in seats] == [210 * 12, 80 * 12, 40 * 12]
-    assert by_number[seats[0]].declarer_wins == 12
+    assert by_number[seats[0]].metrics["declarer_wins"] == 12
     assert standings.rows[0].entrant.start_number == seats[0]
 
 

@@ -48,14 +48,14 @@ def test_declarer_wins_are_counted_per_entrant(orga):
     a, b, c = seat_order(table)
     sheet_with(table, orga, [(2, 150, [0, 0, 0], [50, 150, 50])])
     rows = {r.entrant.pk: r for r in compute_standings(comp).rows}
-    assert rows[a.pk].declarer_wins == 11 and rows[b.pk].declarer_wins == 1
-    assert rows[c.pk].declarer_wins == 0
+    assert rows[a.pk].metrics["declarer_wins"] == 11 and rows[b.pk].metrics["declarer_wins"] == 1
+    assert rows[c.pk].metrics["declarer_wins"] == 0
 
 
 def row(number, total, wins, rounds):
     entrant = Entrant(start_number=number, name=f"E{number}")
     return StandingRow(
-        entrant=entrant, round_points=rounds, total=total, declarer_wins=wins, games=36
+        entrant=entrant, round_points=rounds, total=total, games=36, sums={"declarer_wins": wins}
     )
 
 
@@ -127,3 +127,41 @@ def test_standings_take_a_constant_number_of_queries(seated, orga, django_assert
     with django_assert_max_num_queries(4):
         rows = compute_standings(comp).rows
     assert len(rows) == 9
+
+
+# --- the tie-break registry -------------------------------------------------------------------
+
+
+def test_the_registry_holds_exactly_the_engines_tie_breaks():
+    from binokel_tournament.services.standings import TIE_BREAKS
+    from scoring import TIE_BREAKS as ENGINE_TIE_BREAKS
+
+    assert set(TIE_BREAKS) == set(ENGINE_TIE_BREAKS)
+    for key, metric in TIE_BREAKS.items():
+        assert metric.key == key and str(metric.label) and str(metric.order_label)
+
+
+def test_an_unknown_tie_break_is_an_error():
+    with pytest.raises(ValueError, match="head_to_head"):
+        tie_break_metrics(["declarer_wins", "head_to_head"])
+
+
+def test_the_rule_set_form_offers_every_order_of_the_registered_tie_breaks():
+    from binokel_tournament.forms import TournamentForm
+    from binokel_tournament.services.standings import TIE_BREAKS, tie_break_choices
+
+    values = [value for value, _label in tie_break_choices()]
+    assert values[-1] == "" and len(values) == len(set(values))
+    assert "declarer_wins,best_round" in values and "best_round,declarer_wins" in values
+    assert {v for v in values if "," not in v and v} == set(TIE_BREAKS)
+    labels = dict(tie_break_choices())
+    assert str(labels["declarer_wins,best_round"]) == "gewonnenen Spielen, dann bestem Durchgang"
+    field = TournamentForm().fields["rule_tie_breaks"]
+    assert [value for value, _label in field.choices] == values
+
+
+def test_best_round_breaks_a_tie_from_the_round_points():
+    rows = [row(1, 900, 0, [300, 300, 300]), row(2, 900, 0, [100, 100, 700])]
+    ranked = rank(rows, tie_break_metrics(["best_round"]))
+    assert [r.entrant.start_number for r in ranked] == [2, 1]
+    assert ranked[0].metrics == {"total": 900, "best_round": 700}

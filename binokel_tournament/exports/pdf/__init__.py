@@ -8,11 +8,14 @@ from .seating import SeatingPlanExporter, TableCardsExporter
 from .standings import CertificatesExporter, StandingsExporter
 
 PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
-    "seating": SeatingPlanExporter,
-    "tablecards": TableCardsExporter,
-    "scoresheets": ScoreSheetsExporter,
-    "standings": StandingsExporter,
-    "certificates": CertificatesExporter,
+    cls.identifier: cls
+    for cls in (
+        SeatingPlanExporter,
+        TableCardsExporter,
+        ScoreSheetsExporter,
+        StandingsExporter,
+        CertificatesExporter,
+    )
 }
 
 __all__ = [

@@ -12,19 +12,17 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-import segno
-from django.conf import settings
-from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
-from reportlab.lib.colors import Color, black, white
+from reportlab.lib.colors import Color, black
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Mode, Round, Table, Tournament
-from ..base import BaseExporter, ExportError, ExportFile, ExportOptions, is_loopback_url
+from ...services.public_links import printed_table_url
+from ..base import BaseExporter, ExportError, ExportFile, ExportOptions
 from .fonts import Fonts, fonts
 
 PORTRAIT = A4
@@ -39,29 +37,13 @@ ELLIPSIS = "…"
 PDF_CONTENT_TYPE = "application/pdf"
 
 
-def public_base_url() -> str:
-    """The configured address of the public pages (``PUBLIC_BASE_URL``)."""
-    return str(getattr(settings, "PUBLIC_BASE_URL", "") or "").strip().rstrip("/")
-
-
-def where_url(tournament: Tournament, base_url: str | None = None) -> str | None:
-    """The public "Wo sitze ich?" page of the tournament, as a full URL for a QR code: at
-    ``base_url`` (default: ``PUBLIC_BASE_URL``). ``None`` when that address is missing or
-    names this computer only (127.0.0.1, localhost): a phone could not open it."""
-    base = (public_base_url() if base_url is None else base_url.strip()).rstrip("/")
-    if not base or is_loopback_url(base):
+def table_link(table: Table, base_url: str | None = None) -> str | None:
+    """A table's own link for its table card and pre-filled score sheet: printed only while
+    the tournament lets tables enter on phones, and only at an address a phone can reach
+    (``public_links.printed_table_url``)."""
+    if not table.round.tournament.table_entry:
         return None
-    return base + reverse("public:where", args=[tournament.slug])
-
-
-def table_url(table: Table, base_url: str | None = None) -> str | None:
-    """The table's own link for entering its games on a phone, as a full URL for a QR code on
-    its table card and score sheet; ``None`` when the tournament has table entry switched off
-    or the address is missing or names this computer only (as ``where_url``)."""
-    base = (public_base_url() if base_url is None else base_url.strip()).rstrip("/")
-    if not base or is_loopback_url(base) or not table.round.tournament.table_entry:
-        return None
-    return base + reverse("table:page", args=[table.entry_token])
+    return printed_table_url(table, base_url)
 
 
 def number(value: int) -> str:
@@ -154,29 +136,6 @@ def _draw_once(c: Canvas, drawn: set[str], key: str, draw: Callable[[], None]) -
         c.endForm()
         drawn.add(name)
     c.doForm(name)
-
-
-def _draw_qr(c: Canvas, x: float, y: float, size: float, data: str) -> None:
-    """A QR code as vector squares (crisp at any size), lower-left corner at (x, y)."""
-    qr = segno.make(data, error="m")
-    rows = [list(r) for r in qr.matrix]
-    modules = len(rows)
-    quiet = 2
-    cell = size / (modules + 2 * quiet)
-    c.setFillColor(white)
-    c.rect(x, y, size, size, stroke=0, fill=1)
-    c.setFillColor(black)
-    for r, row in enumerate(rows):
-        top = y + size - (quiet + r + 1) * cell
-        start = None
-        for col, dark in enumerate([*row, 0]):
-            if dark and start is None:
-                start = col
-            elif not dark and start is not None:
-                c.rect(
-                    x + (quiet + start) * cell, top, (col - start) * cell, cell, stroke=0, fill=1
-                )
-                start = None
 
 
 FOOTER = Style(size=FOOTER_SIZE, color=GREY)

@@ -33,6 +33,7 @@ from scoring import RuleSet
 from scoring.tables import table_shape
 
 from ...models import GAME_KIND_KEYS, GameKind, Table, TableKind
+from ...services.public_links import draw_qr
 from ...services.results import sheet_layout
 from ..base import ExportOptions
 from .base import (
@@ -43,11 +44,10 @@ from .base import (
     PdfExporter,
     Style,
     _draw_once,
-    _draw_qr,
     _draw_text,
     mode_title,
     round_title,
-    table_url,
+    table_link,
     tournament_details,
 )
 from .data import load_tables
@@ -275,8 +275,10 @@ def _draw_tick(c: Canvas, x_centre: float, y_centre: float) -> None:
 
 
 class ScoreSheetsExporter(PdfExporter):
-    identifier = "spielzettel"
+    identifier = "scoresheets"
     verbose_name = _lazy("Spielzettel (PDF)")
+    file_stem = "spielzettel"
+    per_round = True
     pagesize = LANDSCAPE
 
     def document_title(self, options: ExportOptions) -> str:
@@ -292,7 +294,7 @@ class ScoreSheetsExporter(PdfExporter):
             by_round.setdefault(table.round.number, []).append(table)
         first = True
         for number, tables in by_round.items():
-            plans = [sheet_plan(t, rules, table_url(t, options.base_url)) for t in tables]
+            plans = [sheet_plan(t, rules, table_link(t, options.base_url)) for t in tables]
             modes: dict[str, str] = {}
             for plan in plans:
                 modes.setdefault(plan.kind, plan.mode)
@@ -347,7 +349,7 @@ class ScoreSheetsExporter(PdfExporter):
         half = (grid.right - grid.left) / 2
         right = grid.right
         if plan.link is not None:  # the table's link for its phone, at the band's right end
-            _draw_qr(c, right - BAND_HEIGHT, top - BAND_HEIGHT, BAND_HEIGHT, plan.link)
+            draw_qr(c, right - BAND_HEIGHT, top - BAND_HEIGHT, BAND_HEIGHT, plan.link)
             right -= BAND_HEIGHT + 2 * mm
             half -= (BAND_HEIGHT + 2 * mm) / 2
         _draw_text(c, grid.left, top - 5 * mm, self.tournament.name, TOURNAMENT, half)

@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from ...services.public_links import draw_qr, where_url
 from ..base import ExportOptions
 from .base import (
     GREY,
@@ -29,13 +30,11 @@ from .base import (
     PdfExporter,
     Style,
     _draw_footer,
-    _draw_qr,
     _draw_text,
     mode_title,
     round_title,
-    table_url,
+    table_link,
     tournament_line,
-    where_url,
 )
 from .data import Player, TablePlan, load_tables, table_plan
 from .fonts import fonts
@@ -187,7 +186,7 @@ class _Pages:
         if url is None:
             return top - HEADER_HEIGHT
         x = self.width - MARGIN - QR_SIZE
-        _draw_qr(c, x, top - QR_SIZE, QR_SIZE, url)
+        draw_qr(c, x, top - QR_SIZE, QR_SIZE, url)
         caption = _("Wo sitze ich?")
         _draw_text(c, x + QR_SIZE / 2, top - QR_SIZE - 3.5 * mm, caption, QR_CAPTION, QR_SIZE)
         online = _("Online nachsehen: %(url)s") % {"url": url}
@@ -229,8 +228,10 @@ def _draw_table_block(c: Canvas, x: float, top: float, width: float, plan: Table
 
 
 class SeatingPlanExporter(PdfExporter):
-    identifier = "tischplan"
+    identifier = "seating"
     verbose_name = _lazy("Tischplan (PDF)")
+    file_stem = "tischplan"
+    per_round = True
     pagesize = PORTRAIT
 
     def document_title(self, options: ExportOptions) -> str:
@@ -316,8 +317,10 @@ class TableCardsExporter(PdfExporter):
     """One landscape page per table and round: the table number as large as it goes, the
     round, the kind of table and the chairs in dealing order."""
 
-    identifier = "tischkarten"
+    identifier = "tablecards"
     verbose_name = _lazy("Tischkarten (PDF)")
+    file_stem = "tischkarten"
+    per_round = True
     pagesize = LANDSCAPE
 
     def document_title(self, options: ExportOptions) -> str:
@@ -327,7 +330,7 @@ class TableCardsExporter(PdfExporter):
         for index, table in enumerate(load_tables(self.rounds(options))):
             if index:
                 c.showPage()
-            self._draw_card(c, table_plan(table), table_url(table, options.base_url))
+            self._draw_card(c, table_plan(table), table_link(table, options.base_url))
 
     def _draw_card(self, c: Canvas, plan: TablePlan, link: str | None = None) -> None:
         width, height = self.pagesize
@@ -343,7 +346,7 @@ class TableCardsExporter(PdfExporter):
         label_width = inner
         if link is not None:  # top right, the big table number keeps clear of it
             x = width - MARGIN - 6 * mm - CARD_QR
-            _draw_qr(c, x, top - 6 * mm - CARD_QR, CARD_QR, link)
+            draw_qr(c, x, top - 6 * mm - CARD_QR, CARD_QR, link)
             caption = _("Spiele am Handy eintragen")
             y = top - 10 * mm - CARD_QR
             _draw_text(c, x + CARD_QR / 2, y, caption, CARD_QR_CAPTION, CARD_QR)

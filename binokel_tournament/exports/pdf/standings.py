@@ -20,9 +20,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition, Mode
-from ...services.standings import StandingRow, Standings, compute_standings
-from ..base import ExportError, ExportOptions
-from ..rows import rounds_played, sheet_progress
+from ...services.standings import RoundState, StandingRow, Standings, compute_standings
+from ..base import ExportError, ExportOptions, Offer, competition_offers
 from .base import (
     GREY,
     LANDSCAPE,
@@ -97,42 +96,6 @@ def competitions(exporter: PdfExporter, options: ExportOptions) -> list[Competit
     return items
 
 
-@dataclass(frozen=True)
-class Heading:
-    """The round standings are taken after (``None``: nothing confirmed yet), the subtitle
-    saying so, a note on sheets not yet confirmed, and the rounds that have results."""
-
-    after: int | None
-    subtitle: str
-    note: str = ""
-    played: frozenset[int] = frozenset()
-
-
-def standings_after(competition: Competition, round_number: int | None) -> Heading:
-    """The heading of a competition's standings after ``round_number`` (already checked, see
-    ``checked_round``), or after the last round with confirmed results."""
-    total = competition.tournament.rounds
-    after = round_number or rounds_played(competition) or None
-    if after is None:
-        return Heading(None, _("Noch keine bestätigten Ergebnisse"))
-    after = min(after, total)
-    progress = sheet_progress(competition, after)
-    if not progress.complete:
-        subtitle = _("Vorläufiger Stand nach dem %(n)s. Durchgang") % {"n": after}
-        note = _("%(confirmed)s von %(tables)s Spielzetteln bestätigt") % {
-            "confirmed": progress.confirmed,
-            "tables": progress.tables,
-        }
-        return Heading(after, subtitle, note, progress.played)
-    if after < total:
-        subtitle = _("Stand nach dem %(n)s. Durchgang") % {"n": after}
-    else:
-        subtitle = ngettext(
-            "Endstand nach %(n)s Durchgang", "Endstand nach %(n)s Durchgängen", total
-        ) % {"n": total}
-    return Heading(after, subtitle, "", progress.played)
-
-
 def competition_title(mode: str) -> str:
     return _("Einzelwertung") if mode == Mode.SINGLES else _("Paarwertung")
 
@@ -146,9 +109,15 @@ def _draw_cell(c: Canvas, x: float, width: float, y: float, text: str, style: St
 
 
 class StandingsExporter(PdfExporter):
-    identifier = "rangliste"
+    identifier = "standings"
     verbose_name = _lazy("Rangliste (PDF)")
+    file_stem = "rangliste"
+    per_round = True  # after that round
     pagesize = LANDSCAPE
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("alle Wertungen"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Rangliste")
@@ -157,9 +126,9 @@ class StandingsExporter(PdfExporter):
         page = 0
         number = self.round_number(options)
         for competition in competitions(self, options):
-            heading = standings_after(competition, number)
-            standings = compute_standings(competition, heading.after)
-            page = self._draw_competition(c, standings, heading, page)
+            standings = compute_standings(competition, number)
+            assert standings.state is not None
+            page = self._draw_competition(c, standings, standings.state, page)
 
     def _columns(self, standings: Standings) -> list[_Col]:
         """Every column of the table; the name takes the width that is left."""
@@ -188,7 +157,7 @@ class StandingsExporter(PdfExporter):
         return cells
 
     def _draw_competition(
-        self, c: Canvas, standings: Standings, heading: Heading, page: int
+        self, c: Canvas, standings: Standings, heading: RoundState, page: int
     ) -> int:
         columns = self._columns(standings)
         title = _("Rangliste %(competition)s") % {
@@ -212,7 +181,7 @@ class StandingsExporter(PdfExporter):
         return page
 
     def _draw_page_head(
-        self, c: Canvas, title: str, heading: Heading, columns: list[_Col]
+        self, c: Canvas, title: str, heading: RoundState, columns: list[_Col]
     ) -> float:
         width, height = self.pagesize
         top = height - MARGIN
@@ -260,9 +229,14 @@ class CertificatesExporter(PdfExporter):
     """One portrait page per entrant placed in the first ``options.top`` places (shared places
     included, entrants "außer Konkurrenz" never), per competition."""
 
-    identifier = "urkunden"
+    identifier = "certificates"
     verbose_name = _lazy("Urkunden (PDF)")
+    file_stem = "urkunden"
     pagesize = PORTRAIT
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("Plätze 1–3"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Urkunden")
@@ -271,8 +245,7 @@ class CertificatesExporter(PdfExporter):
         pages = 0
         number = self.round_number(options)
         for competition in competitions(self, options):
-            after = standings_after(competition, number).after
-            for row in compute_standings(competition, after).rows:
+            for row in compute_standings(competition, number).rows:
                 if row.place is None or row.place > options.top or row.games == 0:
                     continue
                 if pages:

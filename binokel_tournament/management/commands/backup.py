@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...services.backup import backup_bytes, write_atomically
-from .simulate import resolve_tournament
+from ..common import resolve_tournament
 
 
 class Command(BaseCommand):

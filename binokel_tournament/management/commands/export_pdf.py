@@ -2,43 +2,15 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ...exports import PDF_EXPORTERS, ExportError, ExportFile, ExportOptions
-from ...exports.base import is_loopback_url
+from ...exports import PDF_EXPORTERS, ExportError, ExportOptions
 from ...models import Mode
-from .simulate import resolve_tournament
-
-
-def write_export(out: Path, result: ExportFile, stdout: OutputWrapper) -> None:
-    """Write the file; a path that cannot be written is the user's mistake, not a traceback."""
-    try:
-        out.write_bytes(result.content)
-    except OSError as exc:
-        raise CommandError(
-            _("%(path)s kann nicht geschrieben werden: %(reason)s")
-            % {"path": out, "reason": exc.strerror or exc}
-        ) from exc
-    stdout.write(f"{out}: {len(result.content):,} bytes ({result.filename})")
-
-
-def checked_base_url(url: str) -> str:
-    """``url`` when it is a full http(s) address; otherwise a ``CommandError``."""
-    try:
-        parts = urlsplit(url.strip())
-        host = parts.hostname
-    except ValueError:
-        host = None
-    if not host or parts.scheme not in ("http", "https"):
-        raise CommandError(
-            _("--base-url: „%(url)s“ ist keine vollständige Adresse (http://… oder https://…).")
-            % {"url": url}
-        )
-    return url.strip()
+from ...services.public_links import is_loopback_url
+from ..common import checked_base_url, resolve_tournament, write_export
 
 
 class Command(BaseCommand):

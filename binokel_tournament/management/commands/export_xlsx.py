@@ -6,8 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...exports import ExportError, ExportOptions, RankingsWorkbookExporter
-from .export_pdf import write_export
-from .simulate import resolve_tournament
+from ..common import resolve_tournament, write_export
 
 
 class Command(BaseCommand):

@@ -4,8 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ...models import Membership, Role, Round, Tournament
+from ...models import Membership, Role, Round
 from ...services.simulation import simulate_round
+from ..common import resolve_tournament
 
 
 class Command(BaseCommand):
@@ -33,16 +34,3 @@ class Command(BaseCommand):
         user = organiser.user if organiser is not None else None
         n = simulate_round(round_obj, user, seed=opts["seed"], confirm=not opts["draft"])
         self.stdout.write(f"Round {round_obj.number}: {n} score sheets filled.")
-
-
-def resolve_tournament(slug: str | None) -> Tournament:
-    """The tournament named by --tournament; may be left out when there is just one."""
-    if slug:
-        try:
-            return Tournament.objects.get(slug=slug)
-        except Tournament.DoesNotExist as exc:
-            raise CommandError(f"No tournament with slug {slug!r}.") from exc
-    tournaments = list(Tournament.objects.all()[:2])
-    if len(tournaments) != 1:
-        raise CommandError("Several tournaments (or none): name one with --tournament SLUG.")
-    return tournaments[0]

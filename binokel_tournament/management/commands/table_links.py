@@ -11,12 +11,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ...models import Round
-from .export_pdf import checked_base_url
-from .simulate import resolve_tournament
+from ...services.public_links import table_url
+from ..common import checked_base_url, resolve_tournament
 
 
 class Command(BaseCommand):
@@ -47,7 +46,7 @@ class Command(BaseCommand):
         tables = [
             {
                 "table": table.number,
-                "url": base.rstrip("/") + reverse("table:page", args=[table.entry_token]),
+                "url": table_url(table, base),
             }
             for table in round_obj.tables.order_by("number")
         ]

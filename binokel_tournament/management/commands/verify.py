@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ...models import Game, PartyResult, ScoreSheet
 from ...services.integrity import rescore_mismatches
 from ...services.results import evaluate, load_table, sheet_layout
-from .simulate import resolve_tournament
+from ..common import resolve_tournament
 
 
 def entries_digest(entries: dict[str, str]) -> str:
