@@ -58,8 +58,8 @@ def _split_tricks(rng: random.Random, declarer: int, share: float, pressed: int)
     tricks = []
     for party in range(PLAYERS_PER_TABLE):
         tricks.append(declarer_eyes if party == declarer else others.pop())
-    # a party that took a trick has at least the cheapest trick (RULES.md): less goes to the
-    # declarer
+    # a party that took a trick has at least the cheapest trick (docs/rules.md "Plausibility"): less
+    # goes to the declarer
     least = EJL.trick_min_eyes(PLAYERS_PER_TABLE)
     for party, eyes in enumerate(tricks):
         if party != declarer and 0 < eyes < least:

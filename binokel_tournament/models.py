@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSet, get_preset
@@ -169,7 +170,10 @@ class Round(models.Model):
         verbose_name_plural = _("Durchgänge")
 
     def __str__(self) -> str:
-        return f"{self.tournament} – {self.number}. Durchgang"
+        return gettext("%(tournament)s – %(number)s. Durchgang") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
 
 
 def new_entry_token() -> str:
@@ -197,7 +201,10 @@ class Table(models.Model):
         verbose_name_plural = _("Tische")
 
     def __str__(self) -> str:
-        return f"{self.round} – Tisch {self.number}"
+        return gettext("%(round)s – Tisch %(number)s") % {
+            "round": self.round,
+            "number": self.number,
+        }
 
 
 class Seat(models.Model):
@@ -212,7 +219,11 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} – Platz {self.position}: {self.entrant}"
+        return gettext("%(table)s – Platz %(position)s: %(entrant)s") % {
+            "table": self.table,
+            "position": self.position,
+            "entrant": self.entrant,
+        }
 
 
 class SheetStatus(models.TextChoices):
@@ -251,7 +262,11 @@ class ScoreSheet(models.Model):
         verbose_name_plural = _("Spielzettel")
 
     def __str__(self) -> str:
-        return f"{self.table} – {self.get_status_display()} v{self.version}"
+        return gettext("%(table)s – %(status)s, Version %(version)s") % {
+            "table": self.table,
+            "status": self.get_status_display(),
+            "version": self.version,
+        }
 
 
 class TableEntry(models.Model):
@@ -293,7 +308,11 @@ class SheetDraft(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} – {self.user_id} #{self.seq}"
+        return gettext("%(table)s – Entwurf %(seq)s von Konto %(user)s") % {
+            "table": self.table,
+            "seq": self.seq,
+            "user": self.user_id,
+        }
 
 
 class SubmissionReceipt(models.Model):
@@ -309,7 +328,7 @@ class SubmissionReceipt(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"{self.key} → v{self.version}"
+        return gettext("%(key)s → Version %(version)s") % {"key": self.key, "version": self.version}
 
 
 class Game(models.Model):
@@ -328,7 +347,10 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.sheet} – Spiel {self.number}"
+        return gettext("%(sheet)s – Spiel %(number)s") % {
+            "sheet": self.sheet,
+            "number": self.number,
+        }
 
 
 class PartyResult(models.Model):

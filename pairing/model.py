@@ -1,6 +1,6 @@
 """The plan's data: modes, table kinds, entrants, tables, rounds, plans and their JSON form.
 
-JSON shape (DESIGN.md)::
+JSON shape (docs/architecture.md "Command-line contracts")::
 
     {"mode": "singles", "rounds": [{"number": 1, "tables": [
         {"number": 1, "kind": "three", "seats": [12, 5, 33]}]}]}

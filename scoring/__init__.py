@@ -1,6 +1,6 @@
 """Pure-Python Binokel scoring engine: rule sets, validation, game scoring and meld sets.
 
-It never imports Django; the web app calls it with plain frozen dataclasses. See RULES.md.
+It never imports Django; the web app calls it with plain frozen dataclasses. See docs/rules.md.
 """
 
 from scoring.cards import EYES, Card, Rank, Suit

@@ -1,9 +1,9 @@
 """The cards: four suits, the ranks A, 10, K, O, U (and the seven, where a rule set plays it), two
 copies of every card.
 
-The ejl deck (RULES.md) has 40 cards without sevens; Luxusfamilie (seeds/003) and the classic
-deck with sevens (seeds/000, 002) have 48. Which deck a rule set plays is ``RuleSet.sevens``; the
-eyes a card counts are ``RuleSet.card_eyes`` (``EYES`` are the usual ones).
+The ejl deck (docs/rules.md "Cards and eyes") has 40 cards without sevens; Luxusfamilie and the
+deck with sevens (docs/rules.md "Regional switches") have 48. Which deck a rule set plays is
+``RuleSet.sevens``; the eyes a card counts are ``RuleSet.card_eyes`` (``EYES`` are the usual ones).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ RANKS_WITHOUT_SEVENS: tuple[Rank, ...] = tuple(rank for rank in Rank if rank is 
 SUIT_SYMBOLS: Mapping[Suit, str] = MappingProxyType(
     {Suit.HERZ: "♥", Suit.SCHELLEN: "♦", Suit.KREUZ: "♣", Suit.SCHIPPEN: "♠"}
 )
-# The usual eyes (rule 11; Machtpunkte in seeds/003): a seven counts nothing.
+# The usual eyes (rule 11; Machtpunkte in docs/rules.md "luxusfamilie"): a seven counts nothing.
 EYES: Mapping[Rank, int] = MappingProxyType(
     {
         Rank.ASS: 11,

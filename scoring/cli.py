@@ -1,4 +1,5 @@
-"""Command line of the scoring engine (the contract in DESIGN.md).
+"""Command line of the scoring engine (the contract in docs/architecture.md "Command-line
+contracts").
 
     python -m scoring [--lang de|en] score [--rules FILE | --preset NAME]   < game.json
     python -m scoring melds [--cards N | --pair] [--witness TOTAL] [--rules FILE | --preset NAME]

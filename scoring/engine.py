@@ -1,4 +1,5 @@
-"""Validating and scoring one game (RULES.md, "Scoring one game" and "What an entry must satisfy").
+"""Validating and scoring one game (docs/rules.md, "Scoring one game" and
+"What an entry must satisfy").
 
 ``check_game`` returns every problem of an entry (errors, each addressed to its field) and what
 deserves a second look (warnings: a bid no hand can make); it never raises. ``validate_game``
@@ -11,7 +12,7 @@ What varies between rule systems is the rule set's (scoring/rules.py): the kinds
 eyes (250 with the ejl cards, 240 Machtpunkte in Luxusfamilie), the hands and the Dabb, the
 meld table, the trick point scale and the minus points.
 
-Decisions beyond RULES.md (each documented where it is made):
+Decisions beyond the ejl rulebook (docs/rules.md "Decisions"; each documented where it is made):
 
 * An empty meld counts as 0; empty tricks of a played game or a Durch count as 0 (the trick sum
   must still be the rule set's eyes). A 0 where "nothing is entered" is required (tricks of a
@@ -242,7 +243,7 @@ _NOT_PLAYED: Mapping[GameKind, str] = MappingProxyType(
 
 def _check_penalty(penalty: int | None, field: str, rules: RuleSet) -> list[FieldError]:
     """Minus points are entered as a positive number, the sum of what the player was given
-    (seeds/003: 20, 50, 100 each); only where the rule set has penalties."""
+    (docs/rules.md "luxusfamilie": 20, 50, 100 each); only where the rule set has penalties."""
     if not penalty:
         return []
     values = rules.penalty_values
@@ -267,8 +268,8 @@ def _is_sum_of(total: int, values: Sequence[int]) -> bool:
 def _check_trick_minimum(
     tricks: int, field: str, is_declarer: bool, parties: int, rules: RuleSet
 ) -> list[FieldError]:
-    """Plausibility (RULES.md decision): the declarer's tricks hold the pressed cards (at least
-    8 eyes with 4 Unter); any other party that took a trick took at least the cheapest trick
+    """Plausibility (docs/rules.md "Plausibility"): the declarer's tricks hold the pressed cards (at
+    least 8 eyes with 4 Unter); any other party that took a trick took at least the cheapest trick
     (6 eyes at a 3-table, 8 at a pair table)."""
     if parties not in PLAYERS or tricks >= MAX_TRICK_MINIMUM:
         return []  # the usual case: more than any trick or the pressed cards need
@@ -343,7 +344,8 @@ def _check_bid(
 
 def _bid_warnings(game: GameInput, rules: RuleSet) -> list[FieldError]:
     """A bid no hand can make (the highest meld plus every eye) is likely a typo (2000 for
-    200, which would cost the declarer 4000 points): a warning, not an error (RULES.md), so
+    200, which would cost the declarer 4000 points): a warning, not an error (docs/rules.md
+    "What an entry must satisfy"), so
     that the desk can still record what was really bid."""
     bid = game.bid
     highest = _highest_makeable_bid(len(game.parties), rules)
@@ -377,8 +379,8 @@ def _special_won(
 ) -> bool:
     """Whether the declarer won a special game: a Durch (also aufgelegt) took every trick, a
     Bettel took none. Decision: a Bettel player who took no trick is marked so (the sheet's
-    "ohne Stich", ``took_trick`` false), as RULES.md asks of every declarer without a trick:
-    the declarer's tricks hold the pressed cards, so they are not 0 even then."""
+    "ohne Stich", ``took_trick`` false), as docs/rules.md "Scoring one game" asks of every declarer
+    without a trick: the declarer's tricks hold the pressed cards, so they are not 0 even then."""
     party = game.parties[declarer]
     if revoked is not None and declarer in revoked:
         return False
@@ -543,7 +545,8 @@ def _score_valid(game: GameInput, rules: RuleSet) -> GameResult:
         for meld, took in zip(melds, took_trick, strict=True)
     ]
     # Rule 11: won or lost is decided on the exact eyes; rule 7: a revoking declarer loses.
-    # seeds/003: the declarer's melds and trick points (after the minus points) reach the bid.
+    # docs/rules.md "luxusfamilie": the declarer's melds and trick points (after the minus points)
+    # reach the bid.
     reached = kept[declarer] + exact[declarer] - (after[declarer] if after else 0)
     won = declarer not in revoked and reached >= bid
     points = [kept[i] + trick_points[i] + (0 if won else lost_bonus) for i in range(count)]

@@ -13,9 +13,10 @@ class GameKind(StrEnum):
     PLAYED = "played"
     CONCEDED = "conceded"  # Abschreiben / Abgehen: given up after the Dabb, no tricks
     DURCH = "durch"  # the declarer must take every trick; no trump, no melds
-    # seeds/002: the Durch laid open before the first trick ("aufgelegt")
+    # docs/rules.md "Regional switches": the Durch laid open before the first trick ("aufgelegt")
     DURCH_AUFGELEGT = "aufgelegt"
-    # seeds/002: Bettel / Untendurch, the declarer must take no trick; no trump, no melds
+    # docs/rules.md "Regional switches": Bettel / Untendurch, the declarer must take no trick; no
+    # trump, no melds
     BETTEL = "bettel"
 
     @property

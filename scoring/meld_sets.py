@@ -14,10 +14,10 @@ the cells of one suit after another and keeps, per hand:
 The points found so far are not part of the state: every state keeps the set of its possible sums
 as the bits of one integer (bit i: i × 10 points), so states with different sums merge.
 
-For a **pair** (two hands dealt from the *same* deck, melding with the same trump, RULES.md) both
-hands walk the cells together and take at most the two copies of each card between them; the two
-hands' states form one state (sorted: the partners are interchangeable). The result is exact: a
-total is in the set if and only if some deal shows it.
+For a **pair** (two hands dealt from the *same* deck, melding with the same trump, docs/rules.md
+"Impossible meld totals") both hands walk the cells together and take at most the two copies of each
+card between them; the two hands' states form one state (sorted: the partners are interchangeable).
+The result is exact: a total is in the set if and only if some deal shows it.
 
 Trumps: suits that play the same part show the same totals, so only one trump per part is tried
 (Herz for all plain suits; Schellen and Schippen apart when the Binokel counts).

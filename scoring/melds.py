@@ -1,10 +1,10 @@
 """Cards, melds and the meld totals a hand (or a pair) can show, per rule set.
 
 How a hand's melds count is the rule set's meld table (``RuleSet.meld_table``, described in
-scoring/meld_table.py); with the ejl table this reproduces exactly the impossible totals RULES.md
-lists for 12-card and 9-card hands. The sets are computed by a DP over the cells of the deck
-(scoring/meld_sets.py), once per meld table, deck and hand size (cached): rule sets with the same
-meld table share them, a different table never does.
+scoring/meld_table.py); with the ejl table this reproduces exactly the impossible totals
+docs/rules.md "Impossible meld totals" lists for 12-card and 9-card hands. The sets are computed by
+a DP over the cells of the deck (scoring/meld_sets.py), once per meld table, deck and hand size
+(cached): rule sets with the same meld table share them, a different table never does.
 """
 
 from __future__ import annotations
@@ -231,8 +231,8 @@ def _achievable(table: MeldTable, sevens: bool, cards: int) -> frozenset[int]:
 
 def achievable_pair_totals(rules: RuleSet = EJL) -> frozenset[int]:
     """Every meld two partners (9 cards each in ejl) can show together: two hands dealt from
-    the same deck, melding with the same trump (RULES.md; exact, not every sum of two single
-    totals). Empty for a rule set without pair tables."""
+    the same deck, melding with the same trump (docs/rules.md "Impossible meld totals"; exact, not
+    every sum of two single totals). Empty for a rule set without pair tables."""
     found = rules.memo.get("achievable_pair_totals")
     if found is None:
         cards = rules.pair_hand_cards

@@ -1,6 +1,6 @@
 """The plain data the engine takes and returns: one game in, the points of its parties out.
 
-JSON shape (DESIGN.md)::
+JSON shape (docs/architecture.md "Command-line contracts")::
 
     {"kind": "played", "declarer": 0, "bid": 200,
      "parties": [{"meld": 60, "tricks": 152}, {"meld": 20, "tricks": 58},
@@ -38,8 +38,9 @@ class PartyInput:
     tricks: int | None = None
     # Only meaningful for the declarer: False = took no trick (tricks then are only pressed cards).
     took_trick: bool | None = None
-    # Minus points given to this party in this game (Luxusfamilie's Farbkarten, seeds/003: the
-    # sum of 20, 50 and 100), where the rule set has penalties (RuleSet.penalty_values).
+    # Minus points given to this party in this game (Luxusfamilie's Farbkarten, docs/rules.md
+    # "luxusfamilie": the sum of 20, 50 and 100), where the rule set has penalties
+    # (RuleSet.penalty_values).
     penalty: int | None = None
 
     def __post_init__(self) -> None:

@@ -1,9 +1,10 @@
-"""The preset rule sets: every rule system in our sources (RULES.md "Rule presets").
+"""The preset rule sets: every rule system in our sources (docs/rules.md "Rule presets").
 
-``ejl`` (seeds/001, the default, ``RuleSet()``), ``klassisch`` (seeds/000), ``preisbinokel`` (a
-regional prize tournament, RULES.md), ``dabb`` (seeds/004, the rules of the Dabb app) and
-``luxusfamilie`` (seeds/003, a Binokel variant with its own deck and scoring). An organiser may
-change any field of a preset; the regional variants of seeds/002 are fields set on top of any
+``ejl`` (the ejl rulebook, the default, ``RuleSet()``), ``klassisch`` (the classic rules),
+``preisbinokel`` (a regional prize tournament), ``dabb`` (the rules of the Dabb app) and
+``luxusfamilie`` (a Binokel variant with its own deck and scoring); docs/rules.md "Sources". An
+organiser may change any field of a preset; the regional variants (docs/rules.md "Regional
+switches") are fields set on top of any
 preset (Durch aufgelegt, Bettel, Rundlauf 250, counting variants, lost = bid + 100).
 Where a source is silent or ambiguous, the decision is written where it is made.
 """
@@ -21,8 +22,8 @@ from scoring.rules import CLASSIC_SUIT_MELDS, EJL, RuleSet, rank_values
 
 KLASSISCH = RuleSet(
     name="klassisch",
-    # seeds/000: the opponents of a conceded game get their meld + a bonus of 30 at three
-    # players, i.e. 10 for every player in the game (a dealer who sits out does not play);
+    # docs/rules.md "klassisch": the opponents of a conceded game get their meld + a bonus of 30 at
+    # three players, i.e. 10 for every player in the game (a dealer who sits out does not play);
     # the declarer loses the bid once.
     conceded_declarer_factor=1,
     conceded_opponent_mode="per_player",
@@ -31,7 +32,7 @@ KLASSISCH = RuleSet(
 
 PREISBINOKEL = RuleSet(
     name="preisbinokel",
-    # RULES.md "Rule presets": no Durch, and a double Familie counts 1000 like eight of a rank
+    # docs/rules.md "preisbinokel": no Durch, and a double Familie counts 1000 like eight of a rank
     game_kinds=(GameKind.PLAYED, GameKind.CONCEDED),
     suit_melds=(
         SuitMeld.of("doppelfamilie", "A A 10 10 K K O O U U", 1000, 1000),
@@ -46,7 +47,7 @@ PREISBINOKEL = RuleSet(
 
 DABB = RuleSet(
     name="dabb",
-    # seeds/004 knows no Durch; going out: the bid winner -bid, every opponent its melds + 40
+    # docs/rules.md "dabb": no Durch; going out: the bid winner -bid, every opponent its melds + 40
     game_kinds=(GameKind.PLAYED, GameKind.CONCEDED),
     conceded_declarer_factor=1,
     conceded_opponent_mode="per_opponent",
@@ -54,22 +55,22 @@ DABB = RuleSet(
     # "If they fall short, they lose points equal to their bid instead of gaining any."
     lost_factor=1,
     # "each player's round score is: meld points + trick points" -- tricks count exactly, and
-    # (decision) the melds count without a trick: seeds/004 has no rule 13
+    # (decision) the melds count without a trick: the Dabb rules have no rule 13
     trick_rounding="none",
     meld_needs_trick=False,
     # Acht Asse 1000, Könige 600, Ober 400, Buaben 200; a Familie's K+O is not also a Paar
     eight_of_a_rank=rank_values(A=1000, K=600, O=400, U=200),
-    # Decision: seeds/004 lists no Rundlauf (its Paare and the 4 Könige and 4 Ober count one
+    # Decision: the Dabb rules list no Rundlauf (its Paare and the 4 Könige and 4 Ober count one
     # by one, which is the same 240 without a Familie) and says nothing of a double Familie
-    # (two Familien, as RULES.md decides).
+    # (two Familien, as docs/rules.md "Decisions" says).
     rundlauf_value=0,
     rundlauf_with_familie_value=0,
 )
 
-# seeds/003, "Kartenkombinationen: Einfach / Doppelt", in the order a suit is looked at: the
-# double values, then the three combinations ("bei einer Familie mit doppeltem Paar zählt das
-# zweite Paar dreifach (100 bzw. 150)", "... Luxusfamilie mit doppeltem Paar ... fünffach (200
-# bzw. 300)", "... Luxusfamilie mit doppelter Familie ... fünffach (300 bzw. 450)"), then the
+# docs/rules.md "luxusfamilie", "Kartenkombinationen: Einfach / Doppelt", in the order a suit is
+# looked at: the double values, then the three combinations ("bei einer Familie mit doppeltem Paar
+# zählt das zweite Paar dreifach (100 bzw. 150)", "... Luxusfamilie mit doppeltem Paar ... fünffach
+# (200 bzw. 300)", "... Luxusfamilie mit doppelter Familie ... fünffach (300 bzw. 450)"), then the
 # single melds. A Familie is K, Dame (O), Bube (U); a Luxusfamilie adds A and 10. The trump
 # seven counts 10, both 20.
 LUXUSFAMILIE_SUIT_MELDS: tuple[SuitMeld, ...] = (
@@ -91,13 +92,13 @@ LUXUSFAMILIE = RuleSet(
     # decision: any multiple of 10
     min_bid=10,
     bid_step=10,
-    # Only played games: seeds/003 has no conceding and no Durch.
+    # Only played games: Luxusfamilie has no conceding and no Durch.
     game_kinds=(GameKind.PLAYED,),
     # "Hat er weniger Punkte erreicht, verfallen diese und seine Reizpunkte werden ihm als
     # Minuspunkte abgeschrieben. Die Punktzahl der anderen Spieler darf beliebig sein."
     lost_factor=1,
     trick_rounding="none",
-    # Decision: seeds/003 shows the melds before any trick and says nothing of losing them.
+    # Decision: Luxusfamilie shows the melds before any trick and says nothing of losing them.
     meld_needs_trick=False,
     # Two 32-card decks without eights and nines: A, 10, K, D, B, 7 twice in four suits; three
     # players, 16 cards each, no Dabb (the four open Farbkarten come from the eights and nines

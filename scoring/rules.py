@@ -1,6 +1,6 @@
 """Rule sets: every rule that varies between regions is a field of one frozen dataclass.
 
-The default (``RuleSet()``, preset ``ejl``) is exactly ``RULES.md``. A rule set loads from and
+The default (``RuleSet()``, preset ``ejl``) is exactly ``docs/rules.md``. A rule set loads from and
 saves to JSON; loading reports every problem at once, addressed to the rule's name: a value of the
 wrong type is reported and the other rules are still checked. A rule set built in code is checked
 too (``ScoringError`` for a value out of range); a wrong type there is a bug (``TypeError``).
@@ -101,8 +101,8 @@ def rank_values(**values: int) -> tuple[tuple[str, int], ...]:
     return tuple((rank.value, given.get(rank.value, 0)) for rank in Rank)
 
 
-# The meld table of RULES.md ("Melds"; seeds/000). A double Familie counts as two Familien
-# (RULES.md decision); preisbinokel and some halls count it 1000 or 1500 instead.
+# The meld table of docs/rules.md "Melds" (the classic rules). A double Familie counts as two
+# Familien (docs/rules.md "Decisions"); preisbinokel and some halls count it 1000 or 1500 instead.
 CLASSIC_SUIT_MELDS: tuple[SuitMeld, ...] = (
     SuitMeld.of("doppelfamilie", "A A 10 10 K K O O U U", 200, 300),
     SuitMeld.of("familie", "A 10 K O U", 100, 150),
@@ -123,8 +123,8 @@ class RuleSet:
     # The kinds of game this rule set plays (preisbinokel: no Durch; issue 9).
     game_kinds: tuple[GameKind, ...] = (GameKind.PLAYED, GameKind.CONCEDED, GameKind.DURCH)
     # Lost game: the declarer scores -(lost_factor * bid + lost_extra) (rule 9: twice the bid;
-    # seeds/002 also: the bid + 100, the melds forfeited; seeds/004: the bid). A lost game's
-    # declarer never keeps melds or tricks.
+    # "Regional switches": the bid + 100, the melds forfeited; "dabb": the bid; docs/rules.md). A
+    # lost game's declarer never keeps melds or tricks.
     lost_factor: int = 2
     lost_extra: int = 0
     # Conceded game: the declarer scores -conceded_declarer_factor * bid (rule 6).
@@ -134,49 +134,51 @@ class RuleSet:
     # 3 at a 3-table and at a 4-table whose dealer sits out, 4 at a pair table.
     conceded_opponent_mode: str = "half_bid"
     conceded_bonus_per_player: int = 10
-    # "per_opponent": its meld + conceded_bonus_per_opponent (seeds/004: 40).
+    # "per_opponent": its meld + conceded_bonus_per_opponent (docs/rules.md "dabb": 40).
     conceded_bonus_per_opponent: int = 40
     durch_won: int = 1000
     durch_lost_factor: int = 2
-    # seeds/002 (where game_kinds plays them): the Durch laid open ("aufgelegt") and the
-    # Bettel / Untendurch (no trick; 500, 1000 or 1500 by region); lost, like every lost game
-    # (rule 9, RULES.md decision for the Durch): factor x bid.
+    # docs/rules.md "Regional switches" (where game_kinds plays them): the Durch laid open
+    # ("aufgelegt") and the Bettel / Untendurch (no trick; 500, 1000 or 1500 by region); lost, like
+    # every lost game (rule 9, docs/rules.md "Decisions" for the Durch): factor x bid.
     durch_aufgelegt_won: int = 1500
     durch_aufgelegt_lost_factor: int = 2
     bettel_won: int = 1000
     bettel_lost_factor: int = 2
     # Rule 14: after a Durch the Durch player deals the next game, the rotation goes on from there.
     durch_player_deals_next: bool = True
-    # Decision (RULES.md): at a 4-table whose dealer sits out, the printed rotation stays after a
-    # Durch, so that everyone still plays the same number of games.
+    # Decision (docs/rules.md "Tables"): at a 4-table whose dealer sits out, the printed rotation
+    # stays after a Durch, so that everyone still plays the same number of games.
     four_sitout_keeps_rotation: bool = True
-    # "round10": to the nearest 10, 5 rounds up (rule 11; seeds/002: "up from 5 eyes, down
-    # to 4", the same rounding); "none": exact eyes (seeds/002: "to the point", seeds/004).
+    # "round10": to the nearest 10, 5 rounds up (rule 11; the regional variants: "up from 5 eyes,
+    # down to 4", the same rounding); "none": exact eyes ("to the point"; docs/rules.md "dabb").
     trick_rounding: str = "round10"
     # Rule 13: a party that took no trick loses its meld.
     meld_needs_trick: bool = True
     # Preisbinokel: on a lost game the opponents also get ceil10(bid / 2).
     opponents_half_bid_on_lost: bool = False
-    # The deck: 40 cards, or 48 with the sevens (seeds/000, 002, 003).
+    # The deck: 40 cards, or 48 with the sevens (docs/rules.md "Regional switches").
     sevens: bool = False
-    # The eyes a card counts (rule 11; seeds/002 lists regional counting variants, e.g. A 10,
-    # 10 10, K 10, others 0) and the bonus for the last trick (rule 11: 10).
+    # The eyes a card counts (rule 11; docs/rules.md "Regional switches" lists counting variants,
+    # e.g. A 10, 10 10, K 10, others 0) and the bonus for the last trick (rule 11: 10).
     card_eyes: tuple[tuple[str, int], ...] = tuple((rank.value, EYES[rank]) for rank in Rank)
     last_trick_bonus: int = 10
     # Cards per hand: at a 3-table (and for the three active players of a 4-table whose dealer
     # sits out), and per partner at a pair table; without "pairs" the rule set has no pair
     # tables. The Dabb holds the cards left over (4 at ejl tables).
     hand_cards: tuple[tuple[str, int], ...] = EJL_HAND_CARDS
-    # Trick points from the eyes (seeds/003: Machtpunkte -> Stichpunkte): from each threshold
-    # on every further eye counts this many times, e.g. ((60, 2), (120, 3), (180, 4)):
-    # 90 -> 120, 150 -> 270, 210 -> 480. Empty: the eyes are the trick points.
+    # Trick points from the eyes (docs/rules.md "luxusfamilie": Machtpunkte -> Stichpunkte): from
+    # each threshold on every further eye counts this many times, e.g. ((60, 2), (120, 3), (180,
+    # 4)): 90 -> 120, 150 -> 270, 210 -> 480. Empty: the eyes are the trick points.
     trick_scaling: tuple[tuple[int, int], ...] = ()
-    # Minus points a player can be given in a game (seeds/003, the Farbkarten: 20, 50, 100);
-    # entered per party and game as their sum (PartyInput.penalty). Empty: no penalties.
+    # Minus points a player can be given in a game (docs/rules.md "luxusfamilie", the Farbkarten:
+    # 20, 50, 100); entered per party and game as their sum (PartyInput.penalty). Empty: no
+    # penalties.
     penalty_values: tuple[int, ...] = ()
-    # Decision (seeds/003: the trick points are found "after deducting the minus points"): the
-    # minus points come off the eyes before they are scaled (and a lost declarer's go with his
-    # tricks); false: they come off the game's points after scaling, in every case.
+    # Decision (docs/rules.md "luxusfamilie": the trick points are found "after deducting the
+    # minus points"): the minus points come off the eyes before they are scaled (and a lost
+    # declarer's go with his tricks); false: they come off the game's points after scaling, in
+    # every case.
     penalty_before_scaling: bool = True
     # The meld table (scoring/meld_table.py): suit melds in the order they are looked for,
     # 4 and 8 of a rank per rank (0: no such meld), Binokel, Rundlauf (0: no Rundlauf).
@@ -314,7 +316,8 @@ class RuleSet:
 
     def trick_min_eyes(self, parties: int) -> int:
         """The fewest eyes of a party that took a trick: a trick holds a card of every player
-        (RULES.md: 3 Unter, 6 eyes, at a 3-table; 4 Unter, 8, at a pair table)."""
+        (docs/rules.md "Plausibility": 3 Unter, 6 eyes, at a 3-table; 4 Unter, 8, at a pair
+        table)."""
         key = ("trick_min_eyes", parties)
         if key not in self.memo:
             players = HAND_SHAPES["three" if parties == 3 else "pairs"]

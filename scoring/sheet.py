@@ -5,14 +5,14 @@ who deals and who sits out, validates and scores the game with the engine (``sco
 keeps the running totals and compares the scorer's hand-written sums. The desk, the printouts, the
 simulation and table entry ask this module; none of them re-derives a dealer.
 
-The game sequence (RULES.md, "Tables" and "Durch"; seats and columns are 0-based, see
+The game sequence (docs/rules.md, "Tables" and "Durch"; seats and columns are 0-based, see
 ``scoring.tables``):
 
 * Game 1 is dealt by seat 0; dealing moves on seat by seat.
 * After a Durch the Durch player deals the next game and the rotation goes on from there (rule 14;
   ``RuleSet.durch_player_deals_next``). At a 4-table whose dealer sits out, the printed rotation
-  stays (``RuleSet.four_sitout_keeps_rotation``, a RULES.md decision): moving the deal there would
-  make one player sit out twice.
+  stays (``RuleSet.four_sitout_keeps_rotation``, docs/rules.md "Decisions"): moving the deal there
+  would make one player sit out twice.
 * At a pair table the sheet names the declaring pair, not which partner played the Durch: the
   next game's dealer must be entered; until it is, the printed rotation is assumed and the game
   carries a warning saying so.
@@ -30,7 +30,8 @@ JSON (``python -m scoring sheet``; the contract of the score-sheet issue)::
 sitting-out dealer's column empty ``{}``; 2 pairs at a pair table); ``declarer`` and ``revoked``
 name 0-based columns; ``dealer`` null means the sequence decides, a 0-based seat overrides it.
 Optional: a game's ``written`` (the scorer's points per column, null where not written) and the
-sheet's ``written_totals``; a difference is a warning, never an error (RULES.md).
+sheet's ``written_totals``; a difference is a warning, never an error (docs/rules.md
+"What an entry must satisfy").
 
 The result names every problem by its field, e.g. ``games[3].columns[1].tricks``.
 """

@@ -1,6 +1,6 @@
 """Tables and their seats, in one place: who deals, who sits out, who keeps score, who partners.
 
-RULES.md, "Tables": the seat order is the order in which the seating plan names the players.
+docs/rules.md, "Tables": the seat order is the order in which the seating plan names the players.
 Seat 0 deals game 1 and dealing moves on seat by seat (0 → 1 → 2 → …); the player in seat 2
 (the third-named) keeps the score sheet. A score sheet has one column per party:
 

@@ -40,7 +40,10 @@ def write_export(out: Path, result: ExportFile, stdout: OutputWrapper) -> None:
             _("%(path)s kann nicht geschrieben werden: %(reason)s")
             % {"path": out, "reason": exc.strerror or exc}
         ) from exc
-    stdout.write(f"{out}: {len(result.content):,} bytes ({result.filename})")
+    stdout.write(
+        _("%(path)s: %(size)s Bytes (%(name)s)")
+        % {"path": out, "size": f"{len(result.content):,}", "name": result.filename}
+    )
 
 
 def checked_base_url(url: str) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import CommandError
+from django.utils.translation import gettext as _
 
 from ..services.errors import DeskError
 from ..services.members import check_new_password
@@ -20,7 +21,7 @@ def password_from_file(path: str) -> str:
         raise CommandError(f"{path}: {exc.strerror or exc}") from exc
     password = text.rstrip("\r\n")
     if not password:
-        raise CommandError(f"{path} is empty")
+        raise CommandError(_("%(path)s ist leer.") % {"path": path})
     return password
 
 
@@ -47,4 +48,4 @@ def ask_new_password(user: AbstractBaseUser, attempts: int = 3) -> str:
             print(exc.message)
             continue
         return first
-    raise CommandError(f"No password set for {name}.")
+    raise CommandError(_("Kein Passwort für %(name)s gesetzt.") % {"name": name})

@@ -70,8 +70,8 @@ def _split_eyes(
     shares = [int(rest * w / total) for w in noisy]
     shares[declarer] += rest - sum(shares)
     shares[declarer] += pressed
-    # a party that took a trick has at least three (four) Unter (RULES.md): less goes to the
-    # declarer
+    # a party that took a trick has at least three (four) Unter (docs/rules.md "Plausibility"): less
+    # goes to the declarer
     least = 8 if len(shares) == 2 else 6
     for party, eyes in enumerate(shares):
         if party != declarer and 0 < eyes < least:

@@ -101,7 +101,8 @@ def test_at_a_four_table_the_dealer_sits_out_and_keeps_the_rotation_after_a_durc
     settle(page)
     assert "1.000" in page.locator("#g1-c3-out").inner_text()
     assert "setzt aus" in page.locator("#g1-c1-out").inner_text()
-    # RULES.md: at a 4-table the printed rotation stays after a Durch: seat 2 deals game 2
+    # docs/rules.md "Tables": at a 4-table the printed rotation stays after a Durch: seat 2 deals
+    # game 2
     assert page.locator(game(2, "dealer")).get_attribute("placeholder") == "2"
     assert "setzt aus" in page.locator("#g2-c2-out").inner_text()
     assert page.locator(cell(2, 2, "meld")).get_attribute("tabindex") == "-1"

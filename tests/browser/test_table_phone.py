@@ -34,7 +34,7 @@ def phone(browser, live_server):
 
 
 def enter_game(page, n: int) -> None:
-    """RULES.md worked example 1: party 1 declares 200 with 60/152; 20/58; 0/40."""
+    """docs/rules.md worked example 1: party 1 declares 200 with 60/152; 20/58; 0/40."""
     card = page.locator(f'#game-card[data-game="{n}"]')
     card.locator('[data-declarer="1"]').tap()
     card.locator('[data-field="bid"]').fill("200")

@@ -81,8 +81,8 @@ def seat_positions(plan: Plan) -> dict[int, Counter[int]]:
 
 
 def first_and_scorer(plan: Plan) -> tuple[Counter[int], Counter[int]]:
-    """How often each entrant deals game 1 and keeps the sheet (RULES.md: the first-named
-    deals, the third-named keeps score; at a pair table the first pair does both)."""
+    """How often each entrant deals game 1 and keeps the sheet (docs/rules.md "Tables": the
+    first-named deals, the third-named keeps score; at a pair table the first pair does both)."""
     first: Counter[int] = Counter()
     scorer: Counter[int] = Counter()
     for rnd in plan.rounds:

@@ -1,4 +1,4 @@
-"""The plan's JSON form (DESIGN.md) and refusing entrant counts that cannot be seated."""
+"""The plan's JSON form (docs/architecture.md) and refusing entrant counts that cannot be seated."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ def meld_choices(rules: RuleSet, parties: int) -> list[int]:
 def split_eyes(draw, rules, parties, declarer, declarer_eyes=None):
     """The rule set's eyes over the parties: the declarer's share holds the pressed cards
     (``declarer_eyes``: its range), every other party took no trick (0) or at least the
-    cheapest trick (RULES.md)."""
+    cheapest trick (docs/rules.md "Plausibility")."""
     total = rules.total_eyes
     low, high = declarer_eyes or (rules.pressed_eyes(parties)[0], total)
     mine = draw(st.integers(low, high))

@@ -12,8 +12,8 @@ MELD_RANKS = (Rank.UNTER, Rank.OBER, Rank.KOENIG, Rank.ASS)
 
 
 def simple_meld_total(cards, trump, rules=EJL):
-    """Count melds straight from RULES.md's table, one meld kind after the other, with the
-    values of the rule set (a classic table: Paar, Familie, double Familie, 4/8 of a rank,
+    """Count melds straight from the table of docs/rules.md "Melds", one meld kind after the other,
+    with the values of the rule set (a classic table: Paar, Familie, double Familie, 4/8 of a rank,
     Binokel, Rundlauf).
 
     "How many times does the hand hold this meld?" is the number of copies of its scarcest
@@ -59,8 +59,8 @@ def simple_meld_total(cards, trump, rules=EJL):
 
 
 def simple_luxus_total(cards, trump):
-    """Luxusfamilie (seeds/003), straight from its table of single and double values and its
-    three combinations; a Familie is König, Dame (Ober), Bube (Unter)."""
+    """Luxusfamilie (docs/rules.md "luxusfamilie"), straight from its table of single and double
+    values and its three combinations; a Familie is König, Dame (Ober), Bube (Unter)."""
     have = Counter((card.suit, card.rank) for card in cards)
 
     def times(*needed):

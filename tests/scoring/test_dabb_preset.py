@@ -1,4 +1,5 @@
-"""The dabb preset: the rules page of the Dabb app (seeds/004), its statements as tests."""
+"""The dabb preset: the rules page of the Dabb app (docs/rules.md "dabb"), its statements as
+tests."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def test_durch_values_are_rules():
 
 
 def test_half_the_bid_for_the_opponents_of_a_lost_game_applies_to_a_lost_durch_too():
-    # preisbinokel itself plays no Durch (RULES.md, issue 9); a hall that plays one with
+    # preisbinokel itself plays no Durch (docs/rules.md "preisbinokel"); a hall that plays one with
     # preisbinokel's lost-game rule gives the opponents half the bid here too
     rules = dataclasses.replace(
         get_preset("preisbinokel"), game_kinds=(GameKind.PLAYED, GameKind.DURCH)

@@ -1,4 +1,5 @@
-"""The JSON shape of a game (DESIGN.md): reading, writing, and malformed input."""
+"""The JSON shape of a game (docs/architecture.md "Command-line contracts"): reading, writing, and
+malformed input."""
 
 from __future__ import annotations
 

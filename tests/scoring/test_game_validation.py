@@ -83,7 +83,8 @@ def test_bid_not_a_multiple_of_ten_is_rejected():
 
 
 def test_a_bid_no_hand_can_make_is_a_warning_not_an_error():
-    # RULES.md (after the audit of issue 9): the desk must be able to record what was bid
+    # docs/rules.md "What an entry must satisfy" (warnings): the desk must be able to record what
+    # was bid
     assert check_game(game(bid=1630)) == GameCheck()  # highest 12-card meld 1380 + 250
     typo = check_game(game(bid=2000))
     assert typo.errors == () and typo.valid
@@ -325,7 +326,7 @@ def test_the_pressed_cards_count_in_a_durch_and_at_a_pair_table_too():
 
 
 def test_an_opponent_who_took_a_trick_has_at_least_the_cheapest_trick():
-    # RULES.md plausibility: three Unter (6 eyes) at a 3-table, four (8) at a pair table
+    # docs/rules.md "Plausibility": three Unter (6 eyes) at a 3-table, four (8) at a pair table
     assert validate_game(game(parties=[(60, 244), (20, 6), (0, 0)])) == []
     bad = game(parties=[(60, 246), (20, 4), (0, 0)])
     assert messages(bad, "en") == {

@@ -1,5 +1,6 @@
-"""Luxusfamilie (seeds/003): its deck, its meld table, Machtpunkte scaled to Stichpunkte, the
-Farbkarten minus points and the Spielmacher who misses his bid -- the seed's examples as tests."""
+"""Luxusfamilie (docs/rules.md "luxusfamilie"): its deck, its meld table, Machtpunkte scaled to
+Stichpunkte, the Farbkarten minus points and the Spielmacher who misses his bid -- the source's
+examples as tests."""
 
 from __future__ import annotations
 

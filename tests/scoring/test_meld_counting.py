@@ -1,4 +1,4 @@
-"""Counting the melds of one hand (RULES.md, "Melds"; rule 15)."""
+"""Counting the melds of one hand (docs/rules.md "Melds"; rule 15)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The meld totals a hand can show, computed by a DP over the four suits: they must be exactly
-the sets RULES.md documents (the documented lists are spelled out here, never in the engine)."""
+the sets docs/rules.md documents (the documented lists are spelled out here, never in the
+engine)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ def odd_tens(first, last):
 
 TOP = 3000  # "all above" is checked up to here
 
-# RULES.md: "For a 12-card hand the impossible totals are 10, 30 … 130 (odd tens), 410, 430,
-# 610–990, the odd tens 1010–1130, 1170, 1200–1290, the odd tens 1310–1370, and all above 1380."
+# docs/rules.md "Impossible meld totals": "a 12-card hand cannot show 10, 30 … 130 (odd tens),
+# 410, 430, 610–990, the odd tens 1010–1130, 1170, 1200–1290, the odd tens 1310–1370, and nothing
+# above 1380."
 IMPOSSIBLE_12 = (
     odd_tens(10, 130)
     | {410, 430}

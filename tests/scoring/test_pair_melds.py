@@ -1,6 +1,6 @@
 """A pair's meld: what two hands dealt from the *same* deck, melding with the same trump, can
-show together (RULES.md, exact). Cross-checked by brute force on small decks and by random
-deals; RULES.md's examples of sums no pair can show."""
+show together (docs/rules.md "Impossible meld totals", exact). Cross-checked by brute force on small
+decks and by random deals; the examples in docs/rules.md of sums no pair can show."""
 
 from __future__ import annotations
 

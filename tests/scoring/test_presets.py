@@ -1,5 +1,5 @@
-"""The preset rule sets: ejl (RULES.md), klassisch (seeds/000), preisbinokel, dabb (seeds/004),
-luxusfamilie (seeds/003)."""
+"""The preset rule sets: ejl, klassisch, preisbinokel, dabb,
+luxusfamilie (docs/rules.md "Rule presets")."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def score(rules, kind, declarer, bid, *parties):
 
 
 def test_every_rule_system_of_the_sources_is_a_preset_named_after_its_key():
-    # issue 15 adds dabb (seeds/004) and luxusfamilie (seeds/003)
+    # issue 15 adds dabb and luxusfamilie (docs/rules.md "Rule presets")
     assert list(PRESETS) == PRESET_NAMES
     assert all(rules.name == name for name, rules in PRESETS.items())
 

@@ -1,5 +1,5 @@
-"""The regional variants of seeds/002 as fields an organiser sets on top of any preset, with the
-article's own examples."""
+"""The regional variants (docs/rules.md "Regional switches") as fields an organiser sets on top of
+any preset, with the article's own examples."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_two_single_binokel_give_less_than_the_doppelbinokel():
 
 
 def test_the_trump_seven_diss_counts_10_where_sevens_are_played():
-    # 48 cards: 14 each at a 3-table and a Dabb of 6 (seeds/002)
+    # 48 cards: 14 each at a 3-table and a Dabb of 6 (docs/rules.md "Regional switches")
     rules = dataclasses.replace(
         EJL,
         sevens=True,
@@ -91,10 +91,11 @@ def test_lost_once_the_bid():
     [
         # ejl rule 6: half the bid, rounded up to 10
         ("half_bid", [(None, None), (40, None), (0, None)], (-170, 130, 90)),
-        # seeds/002: "10 points are added for each player (40 with 4 players)"
+        # docs/rules.md "Regional switches": "10 points are added for each player (40 with 4
+        # players)"
         ("per_player", [(None, None), (40, None), (0, None)], (-170, 70, 30)),
         ("per_player", [(None, None), (40, None)], (-170, 80)),
-        # seeds/004: "all opponents get their melds + 40 bonus points each"
+        # docs/rules.md "dabb": "all opponents get their melds + 40 bonus points each"
         ("per_opponent", [(None, None), (40, None), (0, None)], (-170, 80, 40)),
         ("per_opponent", [(None, None), (40, None)], (-170, 80)),
     ],

@@ -68,7 +68,7 @@ def test_ejl_defaults_match_rules_md():
     assert melds == {
         "paar": ("K O", 20, 40),
         "familie": ("A 10 K O U", 100, 150),
-        # RULES.md decision: a double Familie counts as two Familien
+        # docs/rules.md "Decisions": a double Familie counts as two Familien
         "doppelfamilie": ("A A 10 10 K K O O U U", 200, 300),
     }
     assert dict(EJL.four_of_a_rank) == {"A": 100, "10": 0, "K": 80, "O": 60, "U": 40, "7": 0}
@@ -122,7 +122,7 @@ def test_values_out_of_range_are_reported_by_name():
         "bid_step": "Must be at least 1 (now 0).",
         "lost_factor": "Must be at least 0 (now -1).",
         "rundlauf_value": "Must be a multiple of 10 (now 245).",
-        # issue 15 adds per_opponent (seeds/004: meld + 40 for every opponent)
+        # issue 15 adds per_opponent (docs/rules.md "dabb": meld + 40 for every opponent)
         "conceded_opponent_mode": (
             'Must be one of: half_bid, per_player, per_opponent (now "half").'
         ),

@@ -1,4 +1,4 @@
-"""The command line contract of DESIGN.md: ``python -m scoring score|melds|rules``."""
+"""The command line contract of docs/architecture.md: ``python -m scoring score|melds|rules``."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ def party(meld: int | None = None, tricks: int | None = None) -> PartyInput:
     return PartyInput(meld=meld, tricks=tricks)
 
 
-# RULES.md worked example 1: A declares 200 with 60/152; B 20/58; C 0/40 -> 210, 80, 40.
+# docs/rules.md worked example 1: A declares 200 with 60/152; B 20/58; C 0/40 -> 210, 80, 40.
 EXAMPLE_1 = SheetGame(
     kind=GameKind.PLAYED,
     declarer=0,

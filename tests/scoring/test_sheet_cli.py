@@ -71,7 +71,7 @@ def test_a_pair_table_has_two_columns_and_four_seats():
     code, out = sheet(data={"table": "pairs", "games": [game] * 5})
     assert code == 0
     assert [g["dealer"] for g in out["games"]] == [0, 1, 2, 3, 0]
-    assert out["games"][0]["points"] == [300, 110]  # RULES.md example
+    assert out["games"][0]["points"] == [300, 110]  # docs/rules.md pair-table example
 
 
 def test_an_invalid_sheet_exits_2_naming_every_problem():

@@ -1,4 +1,5 @@
-"""Durch aufgelegt and Bettel (seeds/002), switched on per rule set with their values."""
+"""Durch aufgelegt and Bettel (docs/rules.md "Regional switches"), switched on per rule set with
+their values."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_ejl_plays_neither_rule_14_forbids_special_forms_of_the_durch():
     )
 
 
-# --- Durch aufgelegt: "laid up ... 1,500 points" (seeds/002) ---------------------------------
+# --- Durch aufgelegt: "laid up ... 1,500 points" (docs/rules.md "Regional switches") ---------
 def test_a_won_durch_aufgelegt_scores_1500_and_the_opponents_nothing():
     result = special(AUFGELEGT, 1, None, 0, 250, 0)
     assert (result.points, result.won) == ((0, 1500, 0), True)
@@ -77,7 +78,8 @@ def test_after_a_durch_aufgelegt_its_player_deals_next_too():
     assert not REGIONAL.declarer_deals_next(BETTEL)
 
 
-# --- Bettel / Untendurch: no trick; 500, 1000 or 1500 by region (seeds/002) -------------------
+# --- Bettel / Untendurch: no trick; 500, 1000 or 1500 by region (docs/rules.md "Regional
+# switches") ----------------------------------------------------------------------------------
 def test_a_won_bettel_scores_its_value_and_the_opponents_nothing():
     # the declarer took no trick: the sheet marks it, the tricks hold the 4 pressed cards
     result = special(BETTEL, 0, None, 20, 130, 100, no_trick=True)

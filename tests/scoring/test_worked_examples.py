@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md, scored by the ejl preset."""
+"""Every worked example of docs/rules.md, scored by the ejl preset."""
 
 from __future__ import annotations
 

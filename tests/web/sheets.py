@@ -28,7 +28,7 @@ def game_entries(
 
 
 def full_three_table(games: int = 12) -> dict[str, str]:
-    """Worked example 1 of RULES.md in every game: points 210, 80, 40 each game."""
+    """Worked example 1 of docs/rules.md in every game: points 210, 80, 40 each game."""
     entries: dict[str, str] = {}
     for n in range(1, games + 1):
         entries.update(game_entries(n, 1, 200, [60, 20, 0], [152, 58, 40]))
@@ -36,7 +36,7 @@ def full_three_table(games: int = 12) -> dict[str, str]:
 
 
 def full_pair_table(games: int = 12) -> dict[str, str]:
-    """The pair-table example of RULES.md in every game: 300 and 110."""
+    """The pair-table example of docs/rules.md in every game: 300 and 110."""
     entries: dict[str, str] = {}
     for n in range(1, games + 1):
         entries.update(game_entries(n, 1, 250, [140, 20], [160, 90], columns=(1, 2)))

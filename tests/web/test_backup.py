@@ -179,7 +179,7 @@ def test_the_commands_write_and_read_a_backup(demo, tmp_path):
     out = tmp_path / "demo.json"
     text = StringIO()
     call_command("backup", "--out", str(out), stdout=text)  # --tournament: only one here
-    assert out.read_bytes() == backup_bytes(demo) and "bytes" in text.getvalue()
+    assert out.read_bytes() == backup_bytes(demo) and "Bytes" in text.getvalue()
     with pytest.raises(CommandError, match="schon ein Turnier"):
         call_command("restore", str(out), stdout=StringIO())
     call_command("restore", str(out), "--as", "zweiter-laptop", stdout=text)

@@ -22,9 +22,9 @@ def run(*args: str) -> str:
 
 def test_demo_is_idempotent_and_scores_two_rounds():
     first = run("demo", "--singles", "12", "--pairs", "4")
-    assert "created" in first and "orga / binokel" in first
+    assert "angelegt" in first and "orga / binokel" in first
     second = run("demo", "--singles", "12", "--pairs", "4")
-    assert "already there" in second
+    assert "schon vorhanden" in second
     t = Tournament.objects.get()
     assert t.entrants.count() == 16
     confirmed = ScoreSheet.objects.filter(status=SheetStatus.CONFIRMED)
@@ -52,11 +52,11 @@ def test_demo_games_come_from_real_hands():
 def test_simulate_fills_round_three():
     run("demo", "--singles", "12", "--pairs", "4")
     out = run("simulate", "--round", "3")
-    assert "6 score sheets" in out
+    assert "6 Spielzettel" in out
     assert (
         ScoreSheet.objects.filter(table__round__number=3, status=SheetStatus.CONFIRMED).count() == 6
     )
-    assert "0 score sheets" in run("simulate", "--round", "3")
+    assert "0 Spielzettel" in run("simulate", "--round", "3")
 
 
 def test_the_committed_fixture_is_what_the_demo_command_makes():
@@ -88,7 +88,7 @@ def test_the_committed_fixture_is_what_the_demo_command_makes():
 def test_a_demo_of_any_size_gets_its_own_slug_and_is_idempotent():
     first = run("demo", "--entrants", "7", "--pairs", "0")
     assert "benefizbinokel-demo-7-0" in first and "7 Einzel, 0 Paare" in first
-    assert "already there" in run("demo", "--entrants", "7", "--pairs", "0")
+    assert "schon vorhanden" in run("demo", "--entrants", "7", "--pairs", "0")
     t = Tournament.objects.get(slug="benefizbinokel-demo-7-0")
     assert list(t.competitions.values_list("mode", flat=True)) == ["singles"]
     kinds = sorted(t.round_set.get(number=1).tables.values_list("kind", flat=True))

@@ -110,8 +110,8 @@ def test_a_correction_under_the_double_check_needs_a_second_person_again(seated,
 
 
 def test_a_bid_no_hand_can_make_is_kept_and_only_warned_about(seated, orga):
-    # RULES.md after the audit of issue 9: the desk must be able to record what was really
-    # bid; the engine warns (scoring.check_game) instead of refusing the entry
+    # docs/rules.md "What an entry must satisfy" (warnings): the desk must be able to record what
+    # was really bid; the engine warns (scoring.check_game) instead of refusing the entry
     table = three_table(seated)
     outcome = save_sheet(
         table, game_entries(1, 1, 2000, [60, 20, 0], [152, 58, 40]), orga, expected_version=0

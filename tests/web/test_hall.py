@@ -34,7 +34,7 @@ def run_hall(*args: str) -> str:
 
 def test_the_hall_refuses_demo_passwords_without_a_terminal(restore_settings):
     create_demo(singles=12, pairs=2, scored_rounds=0)
-    with pytest.raises(CommandError, match="demo password"):
+    with pytest.raises(CommandError, match="Demo-Passwort"):
         run_hall("--noinput")
     assert get_user_model().objects.get(username="orga").check_password("binokel")
 

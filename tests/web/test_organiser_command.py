@@ -30,7 +30,7 @@ def test_the_organiser_command_makes_an_account_that_may_create_tournaments(tmp_
         stdout=out,
     )
     anna = get_user_model().objects.get(username="anna")
-    assert anna.check_password("Lange-Nacht-42") and "created" in out.getvalue()
+    assert anna.check_password("Lange-Nacht-42") and "angelegt" in out.getvalue()
     assert access.can_create_tournament(anna)
     assert access.role_of(anna, existing) == Role.ORGANISER
     fresh = create_tournament("Frühjahr", creator=anna)
@@ -43,7 +43,7 @@ def test_the_organiser_command_refuses_the_demo_password_and_unknown_tournaments
     with pytest.raises(CommandError, match="Demo-Passwort"):
         call_command("organiser", "anna", "--password-file", str(secret), stdout=StringIO())
     secret.write_text("Lange-Nacht-42\n")
-    with pytest.raises(CommandError, match="No tournament"):
+    with pytest.raises(CommandError, match="Kein Turnier"):
         call_command(
             "organiser",
             "anna",

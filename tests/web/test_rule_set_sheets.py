@@ -69,7 +69,8 @@ def test_luxusfamilie_has_minus_points_240_eyes_and_its_own_meld_table(desk_clie
     assert 'data-total-eyes="240"' in html
     assert f'name="{F.column_field(1, 2, "penalty")}"' in html
     assert "Luxusfamilie mit doppelter Familie" in html  # the meld table of the rule set
-    # RULES of seeds/003 through the desk: 90 Machtpunkte -> 120, minus 20 before scaling
+    # the rules of docs/rules.md "luxusfamilie" through the desk: 90 Machtpunkte -> 120, minus 20
+    # before scaling
     entries = {
         F.game_field(1, "declarer"): "2",
         F.game_field(1, "bid"): "200",

@@ -28,7 +28,7 @@ from binokel_tournament.services.table_entry import chairs, opponents
 
 pytestmark = pytest.mark.django_db
 
-# RULES.md worked example 1 at a 3-table: 210, 80, 40 for columns 1, 2, 3
+# docs/rules.md worked example 1 at a 3-table: 210, 80, 40 for columns 1, 2, 3
 GAME = {
     "kind": "played",
     "declarer": 1,

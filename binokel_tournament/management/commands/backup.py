@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from ...services.backup import backup_bytes, write_atomically
 from ..common import resolve_tournament
@@ -27,4 +28,7 @@ class Command(BaseCommand):
             write_atomically(out, data)
         except OSError as exc:
             raise CommandError(f"{out}: {exc.strerror or exc}") from exc
-        self.stdout.write(f"{out}: {len(data):,} bytes (tournament {tournament.slug})")
+        self.stdout.write(
+            _("%(path)s: %(size)s Bytes (Turnier %(slug)s)")
+            % {"path": out, "size": f"{len(data):,}", "slug": tournament.slug}
+        )

@@ -5,6 +5,7 @@ from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from ...services.demo import (
     DEMO_PAIRS,
@@ -62,12 +63,28 @@ class Command(BaseCommand):
         except DeskError as exc:
             raise CommandError(exc.message) from exc
         counts = {c.mode: c.entrants.count() for c in tournament.competitions.all()}
-        size = f"{counts.get('singles', 0)} Einzel, {counts.get('pairs', 0)} Paare"
-        verb = f"created in {time.perf_counter() - start:.1f} s" if created else "already there"
+        size = _("%(singles)s Einzel, %(pairs)s Paare") % {
+            "singles": counts.get("singles", 0),
+            "pairs": counts.get("pairs", 0),
+        }
+        verb = (
+            _("in %(seconds).1f s angelegt") % {"seconds": time.perf_counter() - start}
+            if created
+            else _("schon vorhanden")
+        )
         self.stdout.write(
-            f"Demo tournament '{tournament.name}' ({tournament.slug}, {size}) {verb}. "
-            f"Desk login: orga / {DEMO_PASSWORD} (second person: kasse / {DEMO_PASSWORD}) - "
-            "demo only: the hall server (make hall) refuses to start while they are set."
+            _(
+                "Demo-Turnier „%(name)s“ (%(slug)s, %(size)s) %(verb)s. Anmeldung am "
+                "Turniertisch: orga / %(password)s (zweite Person: kasse / %(password)s) – nur "
+                "für die Demo: der Saal-Server (make hall) startet nicht, solange sie gelten."
+            )
+            % {
+                "name": tournament.name,
+                "slug": tournament.slug,
+                "size": size,
+                "verb": verb,
+                "password": DEMO_PASSWORD,
+            }
         )
         if opts["dump"]:
             call_command(
@@ -79,4 +96,4 @@ class Command(BaseCommand):
                 output=opts["dump"],
                 natural_foreign=True,
             )
-            self.stdout.write(f"Fixture written to {opts['dump']}")
+            self.stdout.write(_("Fixture geschrieben: %(path)s") % {"path": opts["dump"]})

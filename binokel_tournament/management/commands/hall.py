@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
+from django.utils.translation import gettext as _
 
 from ...models import Membership, Role
 from ...services import backup
@@ -128,8 +129,10 @@ class Command(BaseCommand):
         executor = MigrationExecutor(connections["default"])
         if executor.migration_plan(executor.loader.graph.leaf_nodes()):
             raise CommandError(
-                "The database is not up to date: run `python manage.py migrate` first "
-                "(make hall does)."
+                _(
+                    "Die Datenbank ist nicht auf dem neuesten Stand: zuerst `python manage.py "
+                    "migrate` ausführen (make hall tut das)."
+                )
             )
 
     def _replace_demo_passwords(self, password_file: str | None, interactive: bool) -> None:
@@ -147,21 +150,31 @@ class Command(BaseCommand):
             for user in accounts:
                 if is_organiser(user):
                     user.set_password(checked(password, user))
-                    self.stdout.write(f"{user.get_username()}: password set from {password_file}")
+                    self.stdout.write(
+                        _("%(user)s: Passwort aus %(file)s gesetzt")
+                        % {"user": user.get_username(), "file": password_file}
+                    )
                 else:
                     user.set_unusable_password()
                     self.stdout.write(
-                        f"{user.get_username()}: locked (no password) – the organiser gives it "
-                        "a new one with `manage.py changepassword` or adds a new account on the "
-                        "desk page Mitglieder"
+                        _(
+                            "%(user)s: gesperrt (kein Passwort) – die Turnierleitung vergibt mit "
+                            "`manage.py changepassword` ein neues oder legt auf der Seite "
+                            "Mitglieder ein neues Konto an"
+                        )
+                        % {"user": user.get_username()}
                     )
                 user.save()
             return
         if not interactive or not sys.stdin.isatty():
             raise CommandError(
-                f"Refusing to serve the hall while {names} still use the demo password. "
-                "Run `python manage.py hall` in a terminal to set new passwords, or pass "
-                "--password-file FILE (or use `python manage.py changepassword NAME`)."
+                _(
+                    "Der Saal-Server startet nicht, solange %(names)s noch das Demo-Passwort "
+                    "haben. Rufen Sie `python manage.py hall` in einem Terminal auf, um neue "
+                    "Passwörter zu setzen, oder geben Sie --password-file DATEI an (oder "
+                    "`python manage.py changepassword NAME`)."
+                )
+                % {"names": names}
             )
         for user in sorted(accounts, key=lambda u: not is_organiser(u)):
             user.set_password(ask_new_password(user))

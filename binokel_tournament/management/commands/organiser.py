@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ...models import Membership, Role, Tournament
 from ...services.access import CREATE_TOURNAMENT_PERMISSION
@@ -61,13 +62,15 @@ class Command(BaseCommand):
         elif sys.stdin.isatty():
             password = ask_new_password(user)
         else:
-            raise CommandError("No terminal to ask for the password: use --password-file FILE.")
+            raise CommandError(
+                _("Kein Terminal, um nach dem Passwort zu fragen: --password-file DATEI angeben.")
+            )
         slugs = list(opts["tournament"])
         tournaments = list(Tournament.objects.all()) if opts["all_tournaments"] else []
         for slug in slugs:
             found = Tournament.objects.filter(slug=slug).first()
             if found is None:
-                raise CommandError(f"No tournament with slug {slug!r}.")
+                raise CommandError(_("Kein Turnier mit dem Kurznamen „%(slug)s“.") % {"slug": slug})
             tournaments.append(found)
         with transaction.atomic():
             if password is not None:
@@ -82,8 +85,12 @@ class Command(BaseCommand):
                 Membership.objects.update_or_create(
                     tournament=tournament, user=user, defaults={"role": Role.ORGANISER}
                 )
-        verb = "created" if created else "updated"
+        verb = _("angelegt") if created else _("aktualisiert")
         names = ", ".join(t.slug for t in tournaments) or "-"
         self.stdout.write(
-            f"Organiser account {username!r} {verb}; may create tournaments; organiser of: {names}"
+            _(
+                "Konto der Turnierleitung „%(name)s“ %(verb)s; darf Turniere anlegen; "
+                "Turnierleitung von: %(names)s"
+            )
+            % {"name": username, "verb": verb, "names": names}
         )

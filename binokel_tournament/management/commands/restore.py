@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from ...services.backup import restore
 from ...services.errors import DeskError
@@ -36,9 +37,18 @@ class Command(BaseCommand):
         except DeskError as exc:
             raise CommandError(exc.message) from exc
         t = result.tournament
+        created = ", ".join(result.created_users)
         self.stdout.write(
-            f"Restored '{t.name}' as {t.slug}: {t.entrants.count()} entrants, "
-            f"{t.round_set.count()} rounds, "
-            f"{t.memberships.count()} members"
-            + (f", new accounts: {', '.join(result.created_users)}" if result.created_users else "")
+            _(
+                "„%(name)s“ eingespielt als %(slug)s: %(entrants)s Teilnehmer, "
+                "%(rounds)s Durchgänge, %(members)s Mitglieder"
+            )
+            % {
+                "name": t.name,
+                "slug": t.slug,
+                "entrants": t.entrants.count(),
+                "rounds": t.round_set.count(),
+                "members": t.memberships.count(),
+            }
+            + (_(", neue Konten: %(names)s") % {"names": created} if created else "")
         )

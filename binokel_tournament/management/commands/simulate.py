@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from ...models import Membership, Role, Round
 from ...services.simulation import simulate_round
@@ -23,7 +24,9 @@ class Command(BaseCommand):
         try:
             round_obj = tournament.round_set.get(number=opts["round_number"])
         except Round.DoesNotExist as exc:
-            raise CommandError(f"Round {opts['round_number']} has no seating plan.") from exc
+            raise CommandError(
+                _("Durchgang %(n)s hat keinen Spielplan.") % {"n": opts["round_number"]}
+            ) from exc
         # the sheets are entered in the name of the tournament's first organiser
         organiser = (
             Membership.objects.filter(tournament=tournament, role=Role.ORGANISER)
@@ -33,4 +36,7 @@ class Command(BaseCommand):
         )
         user = organiser.user if organiser is not None else None
         n = simulate_round(round_obj, user, seed=opts["seed"], confirm=not opts["draft"])
-        self.stdout.write(f"Round {round_obj.number}: {n} score sheets filled.")
+        self.stdout.write(
+            _("Durchgang %(n)s: %(count)s Spielzettel ausgefüllt.")
+            % {"n": round_obj.number, "count": n}
+        )

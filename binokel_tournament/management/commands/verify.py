@@ -5,6 +5,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 
 from ...models import Game, PartyResult, ScoreSheet
 from ...services.integrity import rescore_mismatches
@@ -51,4 +52,7 @@ class Command(BaseCommand):
             }
         self.stdout.write(json.dumps({"problems": problems, "sheets": sheets}, sort_keys=True))
         if problems:
-            raise CommandError(f"{len(problems)} problem(s)")
+            raise CommandError(
+                ngettext("%(count)s Problem", "%(count)s Probleme", len(problems))
+                % {"count": len(problems)}
+            )
