@@ -125,7 +125,8 @@ WSGI_APPLICATION = "binokel_tournament.wsgi.application"
 _default_sqlite = DATA_DIR / "binokel.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"), conn_max_age=0
+        env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"),
+        conn_max_age=env_int("CONN_MAX_AGE", 0),  # the hall server keeps them (manage.py hall)
     )
 }
 # SQLite holds several desks: WAL lets pages read while a sheet is written; every write

@@ -42,6 +42,7 @@ from .access import Action, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
+from .writes import write_transaction
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -281,7 +282,7 @@ def save_evaluated(
         if done is not None:
             return _repeated(done, evaluation)
     try:
-        with transaction.atomic():
+        with write_transaction():
             outcome = _save(evaluation, user, expected_version, confirm)
             if submission:
                 SubmissionReceipt.objects.create(
@@ -475,7 +476,7 @@ def keep_draft(
         return None
     require(user, table.round.tournament, Action.ENTER_RESULTS)
     saved = ScoreSheet.objects.filter(table=table).values_list("entries", flat=True).first()
-    with transaction.atomic():
+    with write_transaction():
         draft = SheetDraft.objects.select_for_update().filter(table=table, user=user).first()
         if draft is not None and draft.seq >= seq:
             return draft  # a later state arrived first; this one is older

@@ -41,6 +41,7 @@ from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
 from .results import SheetEvaluation, evaluate_table, lock_round, person, store_sheet
+from .writes import write_transaction
 
 
 class TableLinkError(DeskError):
@@ -149,7 +150,7 @@ def check_seats(table: Table, numbers: Sequence[int | None]) -> list[str]:
         elif number != chair.start_number:
             problems.append(_where_else(table, chair, number))
     if not problems:
-        with transaction.atomic():
+        with write_transaction():
             entry = _entry(table, lock=True)
             entry.seats_checked_at = entry.seats_checked_at or timezone.now()
             entry.last_activity_at = timezone.now()
@@ -207,7 +208,7 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
     receipt = _receipt_key(key, number, fields)
     for _attempt in range(2):
         try:
-            with transaction.atomic():
+            with write_transaction():
                 if receipt:
                     done = SubmissionReceipt.objects.filter(key=receipt, table=table).first()
                     if done is not None:
@@ -277,7 +278,7 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
     can no longer change it; it waits for the desk's confirmation."""
     tournament = table.round.tournament
     expected = sorted(c.start_number for c in opponents(table))
-    with transaction.atomic():
+    with write_transaction():
         entry = _entry(table, lock=True)
         if entry.confirmed_at is not None:
             return  # already confirmed (a retried request)
@@ -308,7 +309,7 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
 
 def call_desk(table: Table) -> None:
     """The table asks for the Turnierleitung (shown on the desk's board until cleared)."""
-    with transaction.atomic():
+    with write_transaction():
         entry = _entry(table, lock=True)
         entry.help_requested_at = timezone.now()
         entry.last_activity_at = entry.help_requested_at
