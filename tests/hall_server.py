@@ -136,6 +136,22 @@ def start(
     raise RuntimeError(f"hall server did not answer within {timeout} s: {log.read_text()[-2000:]}")
 
 
+def server_cpu_seconds(server: Server) -> float:
+    """The CPU time (user + system) the hall server's processes have used so far: gunicorn's
+    master, its workers and the backup writer (one process group; Linux /proc; 0 elsewhere).
+    A database server's own processes are not in it."""
+    total = 0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == server.process.pid:  # the process group (start_new_session)
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 @contextmanager
 def running(
     env: dict[str, str], workers: int | None = None, threads: int | None = None

@@ -199,13 +199,21 @@ def check_game(table: Table, number: int, values: Mapping[str, object]) -> Sheet
 
 def save_game(table: Table, number: int, values: Mapping[str, object], key: str) -> GameSaved:
     """Keep one game entered at the table (empty values: remove it). ``key`` is the phone's own
-    key for this game entry: the same key with the same values again is the same save."""
+    key for this game entry: the same key with the same values again is the same save.
+
+    The sheet is scored with the new game before the write transaction, from the sheet as the
+    table was loaded (``table_by_token``); inside it, only when someone saved the sheet in
+    between (the table's other phone, the desk) is it scored again. Afterwards ``table.sheet``
+    and ``table.entry`` are what was stored, for the phone's answer."""
     tournament = table.round.tournament
     columns = table_shape(table.kind).columns
     if not 1 <= number <= tournament.rules().games_for(table.kind):
         raise DeskError(_("Dieses Spiel gibt es auf dem Zettel nicht."))
     fields = F.game_entries(number, values, columns)
     receipt = _receipt_key(key, number, fields)
+    loaded: ScoreSheet | None = getattr(table, "sheet", None)
+    seen = (loaded.pk, loaded.version) if loaded is not None else None
+    evaluation = _with_game(table, loaded.entries if loaded else {}, number, fields)
     for _attempt in range(2):
         try:
             with write_transaction():
@@ -213,6 +221,7 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                     done = SubmissionReceipt.objects.filter(key=receipt, table=table).first()
                     if done is not None:
                         sheet = ScoreSheet.objects.get(table=table)
+                        table.sheet = sheet
                         return GameSaved(evaluate_table(table, sheet.entries), repeated=True)
                 entry = _entry(table, lock=True)
                 sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
@@ -224,9 +233,10 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                     )
                 if sheet is None:
                     sheet = ScoreSheet.objects.create(table=table, version=0, entered_at_table=True)
+                if (sheet.pk, sheet.version) != seen and (seen is not None or sheet.version):
+                    # saved meanwhile: score the game against what is stored now
+                    evaluation = _with_game(table, sheet.entries, number, fields)
                 before = {k: v for k, v in sheet.entries.items() if F.game_of(k) == number}
-                entries = {**F.without_game(sheet.entries, number), **fields}
-                evaluation = evaluate_table(table, entries)
                 game = evaluation.score.games[number - 1]
                 if game.errors:
                     lang = active_language()
@@ -245,10 +255,18 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                         key=receipt, table=table, version=sheet.version
                     )
                 _touch(entry)
-                return GameSaved(evaluation)
+            table.sheet, table.entry = sheet, entry
+            return GameSaved(evaluation)
         except IntegrityError:
             continue  # the table's other phone created the sheet at the same moment: again
     raise DeskError(_("Der Zettel wird gerade anderswo gespeichert; bitte gleich noch einmal."))
+
+
+def _with_game(
+    table: Table, entries: Mapping[str, str], number: int, fields: Mapping[str, str]
+) -> SheetEvaluation:
+    """The sheet scored as it is with game ``number`` replaced by ``fields``."""
+    return evaluate_table(table, {**F.without_game(entries, number), **fields})
 
 
 def _receipt_key(key: str, number: int, fields: Mapping[str, str]) -> str:
