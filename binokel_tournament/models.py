@@ -6,7 +6,9 @@ restore keeps them."""
 
 from __future__ import annotations
 
+import json
 import secrets
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -92,13 +94,21 @@ class Tournament(models.Model):
     def rules(self) -> RuleSet:
         """The tournament's rule set: the preset with any fields the organiser changed. The
         number of rounds is the tournament's own (one place: ``rounds``)."""
-        base = get_preset(self.preset)
-        merged: dict[str, Any] = {
-            **base.to_dict(),
-            **(self.rules_json or {}),
-            "rounds": self.rounds,
-        }
-        return RuleSet.from_dict(merged)
+        changed = json.dumps(self.rules_json or {}, sort_keys=True)
+        return _rule_set(self.preset, changed, self.rounds)
+
+
+@lru_cache(maxsize=64)
+def _rule_set(preset: str, changed: str, rounds: int) -> RuleSet:
+    """A rule set read once per process and kept (rule sets are immutable): every request of
+    the evening asks for the same few, and the engine remembers what it worked out for a rule
+    set (e.g. the meld totals a hand can show) in the rule set itself."""
+    merged: dict[str, Any] = {
+        **get_preset(preset).to_dict(),
+        **json.loads(changed),
+        "rounds": rounds,
+    }
+    return RuleSet.from_dict(merged)
 
 
 class Competition(models.Model):

@@ -6,6 +6,8 @@
   ``binokel.sqlite3`` in the data folder (WAL mode, immediate write transactions, a busy
   timeout: several desks saving at once wait for each other instead of failing).
 - ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma separated).
+- ``CONN_MAX_AGE``: seconds a database connection is kept between requests (default 0; the hall
+  server, ``manage.py hall``, keeps them 600 s unless this is set).
 - ``BACKUP_DIR`` (default ``DATA_DIR/backups``, e.g. a USB stick), ``BACKUP_KEEP`` (how many
   automatic backups per tournament are kept, default 50).
 """
@@ -125,7 +127,8 @@ WSGI_APPLICATION = "binokel_tournament.wsgi.application"
 _default_sqlite = DATA_DIR / "binokel.sqlite3"
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"), conn_max_age=0
+        env_str("DATABASE_URL", f"sqlite:///{_default_sqlite}"),
+        conn_max_age=env_int("CONN_MAX_AGE", 0),  # the hall server keeps them (manage.py hall)
     )
 }
 # SQLite holds several desks: WAL lets pages read while a sheet is written; every write

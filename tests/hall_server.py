@@ -24,7 +24,15 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 REPO = Path(__file__).resolve().parents[1]
-PORTS = range(8100, 8200)  # this branch's range; loopback only
+
+
+def _ports(text: str) -> range:
+    """``HALL_PORTS=8640-8659``: the ports this checkout may bind (loopback only)."""
+    first, _dash, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+PORTS = _ports(os.environ.get("HALL_PORTS", "8100-8199"))
 PASSWORD = "Saal-Abend-2026"
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
@@ -43,7 +51,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
-    raise RuntimeError("no free port in 8100-8199")
+    raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def manage(env: dict[str, str], *args: str, timeout: float = 300, check: bool = True) -> str:
@@ -128,6 +136,22 @@ def start(
     raise RuntimeError(f"hall server did not answer within {timeout} s: {log.read_text()[-2000:]}")
 
 
+def server_cpu_seconds(server: Server) -> float:
+    """The CPU time (user + system) the hall server's processes have used so far: gunicorn's
+    master, its workers and the backup writer (one process group; Linux /proc; 0 elsewhere).
+    A database server's own processes are not in it."""
+    total = 0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == server.process.pid:  # the process group (start_new_session)
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 @contextmanager
 def running(
     env: dict[str, str], workers: int | None = None, threads: int | None = None
@@ -151,9 +175,10 @@ class Desk:
     def __init__(self, base: str, username: str, password: str = PASSWORD) -> None:
         self.base = base
         self.http = requests.Session()
-        # a page may be fetched again when a kept-alive connection was closed meanwhile; a
-        # save (POST) never is: that is the caller's decision
-        retry = Retry(total=3, connect=3, read=0, allowed_methods={"GET"}, backoff_factor=0.2)
+        # a page may be fetched again when a kept-alive connection was closed meanwhile (as
+        # browsers do; the server closes idle ones after its keep-alive time); a save (POST)
+        # never is: that is the caller's decision
+        retry = Retry(total=3, connect=3, read=2, allowed_methods={"GET"}, backoff_factor=0.2)
         self.http.mount("http://", HTTPAdapter(max_retries=retry))
         page = self.http.get(f"{base}/anmelden/", timeout=30)
         token = CSRF.search(page.text)

@@ -656,21 +656,26 @@ def list_backups(slug: str) -> list[Path]:
     return sorted(found, key=lambda p: p.name, reverse=True)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes, durable: bool = True) -> None:
     """Write ``data`` to ``path`` so that ``path`` is either the old file or the whole new
-    one, also after a crash or a power cut (temp file in the same folder, fsync, rename)."""
+    one, also after a crash or a power cut (temp file in the same folder, fsync, rename).
+    ``durable=False`` leaves out the two waits for the disk (for a note that is worth nothing
+    after a power cut)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         with suppress(FileNotFoundError):
             os.unlink(temp)
         raise
+    if not durable:
+        return
     with suppress(OSError):  # the rename itself on disk (not possible on every system)
         dir_fd = os.open(path.parent, os.O_RDONLY)
         try:
@@ -815,8 +820,11 @@ def pending_folder() -> Path:
 
 
 def mark_pending(tournament_id: int, since: float) -> None:
-    """Note that the tournament needs a backup holding changes up to ``since``."""
-    write_atomically(pending_folder() / str(tournament_id), repr(since).encode())
+    """Note that the tournament needs a backup holding changes up to ``since``. The note is
+    renamed into place but not waited for on disk: a desk's save does not wait for it, and
+    after a power cut the database itself holds every acknowledged save (the next
+    confirmation notes the backup again)."""
+    write_atomically(pending_folder() / str(tournament_id), repr(since).encode(), durable=False)
 
 
 def backup_process_loop(stop: threading.Event, poll: float = 0.5) -> None:

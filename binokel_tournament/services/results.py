@@ -42,6 +42,7 @@ from .access import Action, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
+from .writes import write_transaction
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -281,7 +282,7 @@ def save_evaluated(
         if done is not None:
             return _repeated(done, evaluation)
     try:
-        with transaction.atomic():
+        with write_transaction():
             outcome = _save(evaluation, user, expected_version, confirm)
             if submission:
                 SubmissionReceipt.objects.create(
@@ -413,18 +414,28 @@ def _second_person(sheet: ScoreSheet, author: User) -> bool:
     return sheet.entered_by_id != getattr(author, "pk", None)
 
 
+GAME_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.name not in ("id", "sheet"))
+RESULT_FIELDS = tuple(
+    f.attname for f in PartyResult._meta.concrete_fields if f.name not in ("id", "game")
+)
+
+
 def store_sheet(sheet: ScoreSheet, evaluation: SheetEvaluation) -> None:
-    """Persist the sheet and one Game with its PartyResults per valid game."""
+    """Persist the sheet and one Game with its PartyResults per valid game.
+
+    Only what changed is written: a game whose stored row and party results equal the new
+    ones (every field compared) stays as it is; changed and dropped games are deleted, changed
+    and new ones inserted. A table entering its fifth game writes that game, not five; a
+    desk confirming what it saved as a draft writes no game at all."""
     score = evaluation.score
     sheet.error_count = evaluation.error_count
     sheet.complete = score.complete
     sheet.scorer_mismatch = score.scorer_mismatch
     sheet.save()
-    sheet.games.all().delete()
     layout = evaluation.layout
     read = evaluation.input
     round_number = layout.table.round.number
-    stored: list[tuple[Game, GameScore]] = []
+    wanted: dict[int, tuple[Game, list[PartyResult]]] = {}
     for game_score in score.games:
         entry = read.games[game_score.number - 1] if game_score.number <= len(read.games) else None
         if game_score.points is None or entry is None or entry.kind is None:
@@ -438,12 +449,7 @@ def store_sheet(sheet: ScoreSheet, evaluation: SheetEvaluation) -> None:
             bid=entry.bid,
             won=bool(game_score.won),
         )
-        stored.append((game, game_score))
-    Game.objects.bulk_create([g for g, _s in stored])
-    results: list[PartyResult] = []
-    for game, game_score in stored:
-        entry = read.games[game_score.number - 1]
-        assert entry is not None and game_score.points is not None
+        results: list[PartyResult] = []
         for column in layout.columns:
             c = column.number - 1
             plays = c != game_score.sits_out
@@ -461,7 +467,41 @@ def store_sheet(sheet: ScoreSheet, evaluation: SheetEvaluation) -> None:
                     points=game_score.points[c],
                 )
             )
-    PartyResult.objects.bulk_create(results)
+        wanted[game.number] = (game, results)
+    stored = _stored_games(sheet)
+    unchanged = {
+        number
+        for number, (game, results) in wanted.items()
+        if number in stored and stored[number][1] == _signature(game, results)
+    }
+    stale = [pk for number, (pk, _sig) in stored.items() if number not in unchanged]
+    if stale:
+        Game.objects.filter(pk__in=stale).delete()
+    new = [wanted[number] for number in sorted(wanted) if number not in unchanged]
+    Game.objects.bulk_create([game for game, _results in new])
+    PartyResult.objects.bulk_create([r for game, results in new for r in results])
+
+
+def _signature(game: Game, results: list[PartyResult]) -> tuple[object, ...]:
+    """Everything stored about a game: its fields and its party results' (in any order)."""
+    parties = sorted((tuple(getattr(r, name) for name in RESULT_FIELDS) for r in results), key=repr)
+    return (tuple(getattr(game, name) for name in GAME_FIELDS), tuple(parties))
+
+
+def _stored_games(sheet: ScoreSheet) -> dict[int, tuple[int, tuple[object, ...]]]:
+    """The sheet's stored games by number: (primary key, signature as ``_signature``)."""
+    games = {
+        row[0]: row[1:] for row in Game.objects.filter(sheet=sheet).values_list("pk", *GAME_FIELDS)
+    }
+    parties: dict[int, list[tuple[object, ...]]] = {pk: [] for pk in games}
+    for row in PartyResult.objects.filter(game__sheet=sheet).values_list("game_id", *RESULT_FIELDS):
+        parties[row[0]].append(row[1:])
+    out: dict[int, tuple[int, tuple[object, ...]]] = {}
+    for pk, fields in games.items():
+        number = fields[GAME_FIELDS.index("number")]
+        assert isinstance(number, int)
+        out[number] = (pk, (fields, tuple(sorted(parties[pk], key=repr))))
+    return out
 
 
 # --- working drafts (autosave) -------------------------------------------------------------
@@ -475,7 +515,7 @@ def keep_draft(
         return None
     require(user, table.round.tournament, Action.ENTER_RESULTS)
     saved = ScoreSheet.objects.filter(table=table).values_list("entries", flat=True).first()
-    with transaction.atomic():
+    with write_transaction():
         draft = SheetDraft.objects.select_for_update().filter(table=table, user=user).first()
         if draft is not None and draft.seq >= seq:
             return draft  # a later state arrived first; this one is older

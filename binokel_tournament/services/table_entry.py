@@ -41,6 +41,7 @@ from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
 from .results import SheetEvaluation, evaluate_table, lock_round, person, store_sheet
+from .writes import write_transaction
 
 
 class TableLinkError(DeskError):
@@ -149,7 +150,7 @@ def check_seats(table: Table, numbers: Sequence[int | None]) -> list[str]:
         elif number != chair.start_number:
             problems.append(_where_else(table, chair, number))
     if not problems:
-        with transaction.atomic():
+        with write_transaction():
             entry = _entry(table, lock=True)
             entry.seats_checked_at = entry.seats_checked_at or timezone.now()
             entry.last_activity_at = timezone.now()
@@ -198,20 +199,29 @@ def check_game(table: Table, number: int, values: Mapping[str, object]) -> Sheet
 
 def save_game(table: Table, number: int, values: Mapping[str, object], key: str) -> GameSaved:
     """Keep one game entered at the table (empty values: remove it). ``key`` is the phone's own
-    key for this game entry: the same key with the same values again is the same save."""
+    key for this game entry: the same key with the same values again is the same save.
+
+    The sheet is scored with the new game before the write transaction, from the sheet as the
+    table was loaded (``table_by_token``); inside it, only when someone saved the sheet in
+    between (the table's other phone, the desk) is it scored again. Afterwards ``table.sheet``
+    and ``table.entry`` are what was stored, for the phone's answer."""
     tournament = table.round.tournament
     columns = table_shape(table.kind).columns
     if not 1 <= number <= tournament.rules().games_for(table.kind):
         raise DeskError(_("Dieses Spiel gibt es auf dem Zettel nicht."))
     fields = F.game_entries(number, values, columns)
     receipt = _receipt_key(key, number, fields)
+    loaded: ScoreSheet | None = getattr(table, "sheet", None)
+    seen = (loaded.pk, loaded.version) if loaded is not None else None
+    evaluation = _with_game(table, loaded.entries if loaded else {}, number, fields)
     for _attempt in range(2):
         try:
-            with transaction.atomic():
+            with write_transaction():
                 if receipt:
                     done = SubmissionReceipt.objects.filter(key=receipt, table=table).first()
                     if done is not None:
                         sheet = ScoreSheet.objects.get(table=table)
+                        table.sheet = sheet
                         return GameSaved(evaluate_table(table, sheet.entries), repeated=True)
                 entry = _entry(table, lock=True)
                 sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
@@ -223,9 +233,10 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                     )
                 if sheet is None:
                     sheet = ScoreSheet.objects.create(table=table, version=0, entered_at_table=True)
+                if (sheet.pk, sheet.version) != seen and (seen is not None or sheet.version):
+                    # saved meanwhile: score the game against what is stored now
+                    evaluation = _with_game(table, sheet.entries, number, fields)
                 before = {k: v for k, v in sheet.entries.items() if F.game_of(k) == number}
-                entries = {**F.without_game(sheet.entries, number), **fields}
-                evaluation = evaluate_table(table, entries)
                 game = evaluation.score.games[number - 1]
                 if game.errors:
                     lang = active_language()
@@ -245,10 +256,18 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                     )
                 entry.entries = sheet.entries
                 _touch(entry, "entries")
-                return GameSaved(evaluation)
+            table.sheet, table.entry = sheet, entry
+            return GameSaved(evaluation)
         except IntegrityError:
             continue  # the table's other phone created the sheet at the same moment: again
     raise DeskError(_("Der Zettel wird gerade anderswo gespeichert; bitte gleich noch einmal."))
+
+
+def _with_game(
+    table: Table, entries: Mapping[str, str], number: int, fields: Mapping[str, str]
+) -> SheetEvaluation:
+    """The sheet scored as it is with game ``number`` replaced by ``fields``."""
+    return evaluate_table(table, {**F.without_game(entries, number), **fields})
 
 
 def _receipt_key(key: str, number: int, fields: Mapping[str, str]) -> str:
@@ -278,7 +297,7 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
     can no longer change it; it waits for the desk's confirmation."""
     tournament = table.round.tournament
     expected = sorted(c.start_number for c in opponents(table))
-    with transaction.atomic():
+    with write_transaction():
         entry = _entry(table, lock=True)
         if entry.confirmed_at is not None:
             return  # already confirmed (a retried request)
@@ -309,7 +328,7 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
 
 def call_desk(table: Table) -> None:
     """The table asks for the Turnierleitung (shown on the desk's board until cleared)."""
-    with transaction.atomic():
+    with write_transaction():
         entry = _entry(table, lock=True)
         entry.help_requested_at = timezone.now()
         entry.last_activity_at = entry.help_requested_at

@@ -187,13 +187,16 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
     evaluation = results.evaluate_table(table, entries)  # once per request
     version_text = request.POST.get("version", "")
     expected = _version(version_text)
-    context = _context(table, evaluation, None, expected or 0)
+
+    def context() -> dict[str, object]:  # the page again, only when the save did not happen
+        return _context(table, evaluation, None, expected or 0)
+
     if expected is None:
         message = _(
             "Das Formular ist veraltet oder beschädigt (Version „%(version)s“). Es wurde nichts "
             "gespeichert; Ihre Eingaben stehen unverändert unten. Bitte erneut speichern."
         ) % {"version": version_text[:20]}
-        return _failed(request, context, message, status=400)
+        return _failed(request, context(), message, status=400)
     submission = _submission_key(request.POST.get("submission", ""), entries, request.POST)
     try:
         outcome = results.save_evaluated(
@@ -201,17 +204,18 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
         )
     except results.SheetConflict as exc:
         other = exc.sheet
-        context["conflict_sheet"] = other
-        context["conflict_eval"] = results.evaluate_table(
+        page = context()
+        page["conflict_sheet"] = other
+        page["conflict_eval"] = results.evaluate_table(
             table, results.entries_snapshot(other.entries)
         )
         # saving again takes the typed values as the version after the other person's
-        context["version"] = other.version
-        return _failed(request, context, exc.message, status=409)
+        page["version"] = other.version
+        return _failed(request, page, exc.message, status=409)
     except NotAllowed as exc:  # e.g. a helper correcting a confirmed sheet: keep the input
-        return _failed(request, context, exc.message, status=403)
+        return _failed(request, context(), exc.message, status=403)
     except DeskError as exc:
-        return _failed(request, context, exc.message, status=400)
+        return _failed(request, context(), exc.message, status=400)
     if outcome.repeated:
         text = _("Schon gespeichert (Version %(version)s).") % {"version": outcome.sheet.version}
         messages.info(request, text)

@@ -259,12 +259,13 @@ def game(request: HttpRequest, table: Table) -> HttpResponse:
         return JsonResponse({"ok": False, "locked": True, "message": exc.message}, status=409)
     except DeskError as exc:
         return JsonResponse({"ok": False, "message": exc.message}, status=400)
-    table = table_entry.table_by_token(table.entry_token or "")
+    if saved.repeated:  # the table as it is now (a new save updated ``table`` itself)
+        table = table_entry.table_by_token(table.entry_token or "")
     return JsonResponse(
         {
             "ok": True,
             "repeated": saved.repeated,
-            "state": table_entry.phone_state(table, None),
+            "state": table_entry.phone_state(table, saved.evaluation),
         }
     )
 

@@ -416,6 +416,29 @@ class ScoreSheetsExporter(PdfExporter):
     def _draw_game_rows(
         self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, page: _Page
     ) -> None:
+        """The game rows: what every sheet of this kind and page repeats (the shading, game
+        numbers, hints, tick boxes and the dealer's chair) once as a form for the whole
+        document, then this table's dealers' names."""
+        x_dealer = grid.fixed[1]
+        row = page.row
+        text_y = row / 2 - 1.3 * mm
+        blank = not any(plan.players)
+        parties = " ".join(str(p.number) for p in plan.parties)
+        key = (
+            f"rows {plan.kind} {parties} {blank} {page.games.start} {page.games.stop} {row} "
+            f"{top} {grid.left} {grid.right}"
+        )
+        _draw_once(c, self.forms, key, lambda: self._draw_row_forms(c, plan, grid, top, page))
+        if blank:
+            return
+        for line, game in enumerate(page.games, start=1):
+            base = top - line * row + text_y
+            label = plan.players[plan.dealer(game) - 1]
+            _draw_text(c, x_dealer + 4.5 * mm, base, label, DEALER, DEALER_WIDTH - 5.5 * mm)
+
+    def _draw_row_forms(
+        self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, page: _Page
+    ) -> None:
         x_game, x_dealer, x_declarer, _x_bid, x_kind, x_no_trick = grid.fixed
         parties = " ".join(str(p.number) for p in plan.parties)
         kinds = "  ".join(_kind_letter(k) for k in self.rules.game_kinds)
@@ -432,10 +455,9 @@ class ScoreSheetsExporter(PdfExporter):
             dealer = plan.dealer(game)
             if plan.players[dealer - 1]:
                 _draw_text(c, x_dealer + 1.2 * mm, base, str(dealer), HINT)
-                label = plan.players[dealer - 1]
             else:
                 label = _("Platz %(n)s") % {"n": dealer}
-            _draw_text(c, x_dealer + 4.5 * mm, base, label, DEALER, DEALER_WIDTH - 5.5 * mm)
+                _draw_text(c, x_dealer + 4.5 * mm, base, label, DEALER, DEALER_WIDTH - 5.5 * mm)
             declarer_centre = x_declarer + DECLARER_WIDTH / 2
             _draw_text(c, declarer_centre, base, parties, HINT_CENTRE, DECLARER_WIDTH - 2 * mm)
             _draw_text(c, x_kind + KIND_WIDTH / 2, base, kinds, HINT_CENTRE, KIND_WIDTH - 2 * mm)

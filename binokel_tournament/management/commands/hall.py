@@ -24,9 +24,11 @@ from django.utils.translation import gettext as _
 from ...models import Membership, Role
 from ...services import backup
 from ...services.demo import DEMO_PASSWORD
+from ...services.warmup import warm_up
 from ..passwords import ask_new_password, checked, password_from_file
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+HALL_CONN_MAX_AGE = 600  # seconds a worker thread keeps its database connection
 
 
 def lan_addresses() -> list[str]:
@@ -107,6 +109,7 @@ class Command(BaseCommand):
         self._print_addresses(addresses, host, port)
         if opts["check"]:
             return
+        warm_up()  # once here, inherited by every worker process
         connections.close_all()  # the workers open their own
         writer = self._start_backup_process()
         try:
@@ -182,6 +185,13 @@ class Command(BaseCommand):
             self.stdout.write(f"{user.get_username()}: neues Passwort gesetzt / new password set")
 
     def _configure(self, addresses: list[str], port: int) -> None:
+        # Each worker thread keeps its database connection from request to request (checked
+        # before reuse) instead of opening one per request; CONN_MAX_AGE in the environment
+        # overrides the hall's default.
+        database = settings.DATABASES["default"]
+        if not os.environ.get("CONN_MAX_AGE"):
+            database["CONN_MAX_AGE"] = HALL_CONN_MAX_AGE
+        database["CONN_HEALTH_CHECKS"] = True
         hostname = socket.gethostname()
         hosts = [*LOOPBACK, *addresses, hostname, f"{hostname}.local"]
         settings.DEBUG = False
