@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from .views import board, desk, organiser, public, sheets, table
+from .views import board, charity, desk, organiser, public, sheets, table
 from .views import exports as export_views
 
 
@@ -80,6 +80,14 @@ desk_patterns = (
             board.help_done,
             name="table_help_done",
         ),
+        path("<slug:slug>/geld/", charity.money, name="money"),
+        path("<slug:slug>/bezahlt/<num:pk>/", charity.pay, name="pay"),
+        path("<slug:slug>/preise/<str:mode>/", charity.prizes_view, name="prizes"),
+        path(
+            "<slug:slug>/rangliste/<str:mode>/kategorien/",
+            charity.subrankings_view,
+            name="subrankings",
+        ),
         path("<slug:slug>/mitglieder/", organiser.member_list, name="members"),
         path("<slug:slug>/sicherung/", organiser.backups, name="backups"),
         path(
@@ -101,6 +109,12 @@ public_patterns = (
         path("t/<slug:slug>/rangliste/<str:mode>/", public.standings, name="standings"),
         path("t/<slug:slug>/beamer/<str:mode>/", public.beamer, name="beamer"),
         path("t/<slug:slug>/wo-sitze-ich/", public.where, name="where"),
+        path("t/<slug:slug>/preise/<str:mode>/", public.prizes, name="prizes"),
+        path(
+            "t/<slug:slug>/rangliste/<str:mode>/kategorien/",
+            public.subrankings_view,
+            name="subrankings",
+        ),
     ],
     "public",
 )

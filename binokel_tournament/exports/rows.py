@@ -273,4 +273,7 @@ def workbook_tables(tournament: Tournament, after_round: int | None = None) -> l
     tables = [standings_rows(c, after_round) for c in competitions]
     tables.append(games_rows(tournament, after_round))
     tables.append(entrants_rows(tournament))
+    from .charity_rows import charity_tables  # the charity evening's sheets (issue 13)
+
+    tables += charity_tables(tournament, after_round)
     return tables

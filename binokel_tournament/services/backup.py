@@ -2,7 +2,9 @@
 
 The document holds the tournament with its rule set, competitions, entrants, rounds, tables
 with their seats, score sheets (typed entries, version, who entered and confirmed them) with
-their stored games and points, the audit log, the members and the accounts they use (username,
+their stored games and points, the charity evening (extra donations, the prize table with the
+winners' choices; fees, donation rule, paid flags and categories are fields of the tournament
+and its entrants), the audit log, the members and the accounts they use (username,
 password hash, active). It names things by what they are, never by database ids (an entrant
 by its start number, a table by round and number, a user by username), and it is written
 deterministically (sorted keys, fixed order), so backup → restore into an empty database →
@@ -56,9 +58,11 @@ from ..models import (
     AuditLog,
     Competition,
     Entrant,
+    ExtraDonation,
     Game,
     Membership,
     PartyResult,
+    Prize,
     Role,
     Round,
     ScoreSheet,
@@ -89,6 +93,8 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     PartyResult: {"game", "entrant"},
     Membership: {"tournament", "user"},
     AuditLog: {"tournament", "user"},
+    ExtraDonation: {"tournament"},
+    Prize: {"tournament", "competition", "chosen_by"},
 }
 USER_FIELDS = ("username", "password", "is_active")
 
@@ -248,6 +254,10 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
     ):
         parties[party["game_id"]].append(party)
     members = _rows(t.memberships.all(), "user_id")
+    extra_donations = _rows(t.extra_donations.order_by("created_at", "id"))
+    prizes = _rows(
+        t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
+    )
     audit = _rows(AuditLog.objects.filter(tournament=t).order_by("at", "id"), "user_id")
 
     user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit}
@@ -323,6 +333,16 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
             key=lambda m: m["user"],
         ),
         "audit": [audit_entry(a) for a in audit],
+        "extra_donations": [_dump(ExtraDonation, d) for d in extra_donations],
+        "prizes": [
+            _dump(
+                Prize,
+                p,
+                competition=mode_of[p["competition_id"]],
+                chosen_by=number_of.get(p["chosen_by_id"]),
+            )
+            for p in prizes
+        ],
         "users": [{name: u[name] for name in USER_FIELDS} for u in accounts],
     }
 
@@ -570,6 +590,22 @@ def _restore(
         _build(PartyResult, p, ("game", "entrant"), game=game, entrant=entrant_of[p["entrant"]])
         for game, g in zip(games, game_entries, strict=True)
         for p in g["parties"]
+    )
+
+    # the charity evening (older backups have none)
+    ExtraDonation.objects.bulk_create(
+        _build(ExtraDonation, d, (), tournament=t) for d in doc.get("extra_donations", [])
+    )
+    Prize.objects.bulk_create(
+        _build(
+            Prize,
+            p,
+            ("competition", "chosen_by"),
+            tournament=t,
+            competition=competitions[p["competition"]],
+            chosen_by=entrant_of[p["chosen_by"]] if p["chosen_by"] is not None else None,
+        )
+        for p in doc.get("prizes", [])
     )
 
     skipped: list[str] = []

@@ -8,8 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
+from ..services import charity
+from ..services.prizes import prize_table
 from ..services.seating import where_do_i_sit
 from ..services.standings import compute_standings
+from ..services.subrankings import sub_rankings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
 
@@ -69,6 +72,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "pages": len(pages),
             "next_page": (index + 1) % len(pages) + 1,
             "refresh_seconds": 15,
+            "total": charity.evening(t) if charity.has_money(t) else None,
         },
     )
 
@@ -78,3 +82,34 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
     query = request.GET.get("q", "")
     found = where_do_i_sit(t, query) if query else []
     return render(request, "public/where.html", {"tournament": t, "query": query, "found": found})
+
+
+def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
+    """The beamer during the prize giving: who chooses next, what is still there, who took
+    what (reloads every few seconds)."""
+    t = _public_tournament(slug)
+    competition = get_competition(t, mode)
+    return render(
+        request,
+        "public/prizes.html",
+        {
+            "tournament": t,
+            "competition": competition,
+            "table": prize_table(competition),
+            "refresh_seconds": 5,
+        },
+    )
+
+
+def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
+    t = _public_tournament(slug)
+    competition = get_competition(t, mode)
+    return render(
+        request,
+        "public/subrankings.html",
+        {
+            "tournament": t,
+            "competition": competition,
+            "sub": sub_rankings(competition, after_round_param(request)),
+        },
+    )

@@ -213,5 +213,48 @@ DESK_URLS: list[DeskUrl] = [
         query=("round", "mode", "top"),
     ),
     DeskUrl("export_xlsx", "GET", Action.VIEW, query=("round",)),
+    DeskUrl("money", "GET", Action.VIEW),
+    DeskUrl(
+        "money",
+        "POST",
+        Action.MANAGE_CHARITY,
+        data=lambda t: {
+            "action": "settings",
+            "s-charity_purpose": "die Jugend",
+            "s-entry_fee_cents": "8",
+            "s-donation_tiers": "0,50; ab 5: 1",
+            "s-prize_mode": "choice",
+            "s-club_best": "3",
+        },
+        fields=("action", "s-entry_fee_cents", "s-donation_tiers", "s-club_best", "donation"),
+    ),
+    DeskUrl(
+        "money",
+        "POST",
+        Action.RECORD_PAYMENTS,
+        data=lambda t: {"action": "extra", "x-description": "Kuchen", "x-amount": "12,50"},
+        fields=("x-description", "x-amount"),
+        note="extra donation",
+    ),
+    DeskUrl("prizes", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"]),
+    DeskUrl(
+        "subrankings", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"], query=("round",)
+    ),
+    DeskUrl(
+        "prizes",
+        "POST",
+        Action.MANAGE_CHARITY,
+        args=lambda t: [t.slug, "singles"],
+        data=lambda t: {"action": "add", "mode": "singles", "description": "Korb", "value": "5"},
+        fields=("action", "description", "value", "special", "prize", "entrant"),
+    ),
+    DeskUrl(
+        "pay",
+        "POST",
+        Action.RECORD_PAYMENTS,
+        args=lambda t: [t.slug, first_entrant(t).pk],
+        data=lambda t: {"what": "fee", "paid": "1"},
+        fields=("what", "paid", "next"),
+    ),
     DeskUrl("export_csv", "GET", Action.VIEW, args=lambda t: [t.slug, "teilnehmer"]),
 ]

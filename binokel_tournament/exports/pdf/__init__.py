@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import PdfExporter
+from .charity import DonationsExporter, PrizesExporter, SubRankingsExporter
 from .scoresheets import ScoreSheetsExporter
 from .seating import SeatingPlanExporter, TableCardsExporter
 from .standings import CertificatesExporter, StandingsExporter
@@ -13,6 +14,9 @@ PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
     "scoresheets": ScoreSheetsExporter,
     "standings": StandingsExporter,
     "certificates": CertificatesExporter,
+    "donations": DonationsExporter,
+    "prizes": PrizesExporter,
+    "categories": SubRankingsExporter,
 }
 
 __all__ = [
