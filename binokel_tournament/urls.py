@@ -83,6 +83,7 @@ desk_patterns = (
         path("<slug:slug>/geld/", charity.money, name="money"),
         path("<slug:slug>/bezahlt/<num:pk>/", charity.pay, name="pay"),
         path("<slug:slug>/preise/<str:mode>/", charity.prizes_view, name="prizes"),
+        path("<slug:slug>/statistik/", charity.statistics_view, name="statistics"),
         path(
             "<slug:slug>/rangliste/<str:mode>/kategorien/",
             charity.subrankings_view,
@@ -110,6 +111,7 @@ public_patterns = (
         path("t/<slug:slug>/beamer/<str:mode>/", public.beamer, name="beamer"),
         path("t/<slug:slug>/wo-sitze-ich/", public.where, name="where"),
         path("t/<slug:slug>/preise/<str:mode>/", public.prizes, name="prizes"),
+        path("t/<slug:slug>/statistik/", public.statistics_view, name="statistics"),
         path(
             "t/<slug:slug>/rangliste/<str:mode>/kategorien/",
             public.subrankings_view,

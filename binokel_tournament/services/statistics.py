@@ -43,6 +43,14 @@ class EveningStatistics:
     def who(self, top: Top | None) -> str:
         return self.names.get(top.entrant_id, "") if top is not None else ""
 
+    @property
+    def highest_game_who(self) -> str:
+        return self.who(self.stats.highest_game)
+
+    @property
+    def highest_round_who(self) -> str:
+        return self.who(self.stats.highest_round)
+
     def best_rounds(self) -> list[tuple[str, Top]]:
         """Each entrant's best round, best first."""
         items = [(self.names.get(k, ""), top) for k, top in self.stats.best_rounds.items()]

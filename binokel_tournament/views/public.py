@@ -113,3 +113,13 @@ def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse
             "sub": sub_rankings(competition, after_round_param(request)),
         },
     )
+
+
+def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The evening in figures for the beamer between rounds (reloads every 30 s)."""
+    from .charity import statistics_context
+
+    t = _public_tournament(slug)
+    context = statistics_context(t)
+    context["refresh_seconds"] = 30
+    return render(request, "public/statistics.html", context)

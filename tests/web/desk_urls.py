@@ -237,6 +237,7 @@ DESK_URLS: list[DeskUrl] = [
         note="extra donation",
     ),
     DeskUrl("prizes", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"]),
+    DeskUrl("statistics", "GET", Action.VIEW),
     DeskUrl(
         "subrankings", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"], query=("round",)
     ),

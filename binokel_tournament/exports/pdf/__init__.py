@@ -7,6 +7,7 @@ from .charity import DonationsExporter, PrizesExporter, SubRankingsExporter
 from .scoresheets import ScoreSheetsExporter
 from .seating import SeatingPlanExporter, TableCardsExporter
 from .standings import CertificatesExporter, StandingsExporter
+from .statistics import StatisticsExporter
 
 PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
     "seating": SeatingPlanExporter,
@@ -17,6 +18,7 @@ PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
     "donations": DonationsExporter,
     "prizes": PrizesExporter,
     "categories": SubRankingsExporter,
+    "statistics": StatisticsExporter,
 }
 
 __all__ = [
