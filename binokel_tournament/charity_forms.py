@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from charity.money import DonationRule, euro_text
 
-from .models import Category, Mode, Special, Tournament
+from .models import Category, Mode, Series, Special, Tournament
 
 MAX_EUROS = Decimal("100000")
 EURO_PATTERN = re.compile(r"^\s*(\d{1,6})(?:[.,](\d{1,2}))?\s*(?:€|EUR)?\s*$", re.IGNORECASE)
@@ -175,3 +175,50 @@ class CategoriesField(forms.MultipleChoiceField):
         kwargs.setdefault("choices", Category.choices)
         kwargs.setdefault("widget", forms.CheckboxSelectMultiple)
         super().__init__(**kwargs)
+
+
+class SeriesForm(forms.ModelForm):
+    cup_points = forms.CharField(
+        label=_("Cup-Punkte je Platz"),
+        required=False,
+        max_length=400,
+        help_text=_("Durch Komma getrennt, z. B. 25, 20, 16, 13, 11 (leer: die übliche Tabelle)."),
+    )
+    tournaments = forms.ModelMultipleChoiceField(
+        label=_("Turniere"),
+        queryset=Tournament.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    class Meta:
+        model = Series
+        fields = ["name", "mode", "method", "best", "cup_points", "require_all", "tournaments"]
+
+    def __init__(self, *args: Any, tournaments: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if tournaments is not None:
+            self.fields["tournaments"].queryset = tournaments
+        if self.instance.pk and not self.is_bound:
+            self.initial["cup_points"] = ", ".join(str(v) for v in self.instance.cup_points or [])
+
+    def clean_cup_points(self) -> list[int]:
+        text = self.cleaned_data.get("cup_points") or ""
+        values = []
+        for part in re.split(r"[,;\s]+", text.strip()):
+            if not part:
+                continue
+            if not part.isascii() or not part.isdigit() or len(part) > 5:
+                raise forms.ValidationError(
+                    _("„%(value)s“ ist keine Zahl von Cup-Punkten."), params={"value": part[:20]}
+                )
+            values.append(int(part))
+        if len(values) > 200:
+            raise forms.ValidationError(_("Höchstens 200 Plätze."))
+        return values
+
+    def clean_best(self) -> int:
+        value = int(self.cleaned_data.get("best") or 0)
+        if value > 50:
+            raise forms.ValidationError(_("Höchstens 50."))
+        return value

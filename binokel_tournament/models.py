@@ -7,6 +7,7 @@ restore keeps them."""
 from __future__ import annotations
 
 import secrets
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -65,6 +66,29 @@ class Category(models.TextChoices):
     JUGEND = "jugend", _("Jugend")
     SENIOREN = "senioren", _("Senioren")
     GAESTE = "gaeste", _("Gäste")
+
+
+class Player(models.Model):
+    """The player register: a person who plays (and may return) across tournaments, so a
+    series can follow them. Entrants are linked to players explicitly at the desk; a
+    player's entry is deleted on request (their tournaments keep the names they played
+    under). ``uid`` names the player in backups across installations."""
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(_("Name"), max_length=120)
+    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    consent = models.BooleanField(
+        _("Einverstanden mit Spielerregister und Cup-Wertung"), default=False
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name", "club", "id"]
+        verbose_name = _("Spieler/in")
+        verbose_name_plural = _("Spielerregister")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
 
 
 class Tournament(models.Model):
@@ -183,6 +207,13 @@ class Entrant(models.Model):
     fee_paid = models.BooleanField(_("Startgeld bezahlt"), default=False)
     donation_paid = models.BooleanField(_("Spende bezahlt"), default=False)
     categories = models.JSONField(_("Kategorien"), default=list, blank=True)  # Category values
+    # the player register (series across tournaments): the player, and the partner of a pair
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
+    partner_player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="partner_entries"
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -448,6 +479,42 @@ class Prize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.position}. {self.description}"
+
+
+class SeriesMethod(models.TextChoices):
+    POINTS = "points", _("Summe der Punkte")
+    CUP = "cup", _("Cup-Punkte nach Platz")
+
+
+class Series(models.Model):
+    """A cup over several tournaments of one competition mode (charity.series)."""
+
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    mode = models.CharField(_("Wertung"), max_length=10, choices=Mode.choices, default=Mode.SINGLES)
+    method = models.CharField(
+        _("Wertung der Abende"),
+        max_length=10,
+        choices=SeriesMethod.choices,
+        default=SeriesMethod.POINTS,
+    )
+    best = models.PositiveSmallIntegerField(
+        _("Beste Abende"), default=0, help_text=_("Nur die besten n Abende zählen (0: alle).")
+    )
+    cup_points = models.JSONField(_("Cup-Punkte je Platz"), default=list, blank=True)
+    require_all = models.BooleanField(
+        _("Nur wer an allen Abenden dabei war, wird platziert"), default=False
+    )
+    tournaments = models.ManyToManyField(Tournament, related_name="series", blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Cup-Serie")
+        verbose_name_plural = _("Cup-Serien")
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Role(models.TextChoices):

@@ -36,6 +36,7 @@ import re
 import tempfile
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -62,6 +63,7 @@ from ..models import (
     Game,
     Membership,
     PartyResult,
+    Player,
     Prize,
     Role,
     Round,
@@ -84,7 +86,8 @@ MAX_BYTES = 200 * 1024 * 1024
 RELATIONS: dict[type[models.Model], set[str]] = {
     Tournament: set(),
     Competition: {"tournament"},
-    Entrant: {"tournament", "competition"},
+    Entrant: {"tournament", "competition", "player", "partner_player"},
+    Player: set(),
     Round: {"tournament"},
     Table: {"round", "competition"},
     Seat: {"table", "entrant"},
@@ -133,6 +136,8 @@ def _rows(queryset: models.QuerySet[Any], *extra: str) -> list[dict[str, Any]]:
 def _to_json(f: models.Field[Any, Any], value: Any) -> Any:
     if value is None:
         return None
+    if isinstance(value, uuid.UUID):
+        return str(value)
     if isinstance(f, models.DateTimeField):
         return value.astimezone(UTC).isoformat()
     if isinstance(f, models.DateField):
@@ -226,7 +231,12 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
 
     competitions = _rows(t.competitions.order_by("mode"))
     mode_of = {c["pk"]: c["mode"] for c in competitions}
-    entrants = _rows(t.entrants.order_by("start_number"), "competition_id")
+    entrants = _rows(
+        t.entrants.order_by("start_number"), "competition_id", "player_id", "partner_player_id"
+    )
+    player_ids = {e["player_id"] for e in entrants} | {e["partner_player_id"] for e in entrants}
+    players = _rows(Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"))
+    uid_of = {p["pk"]: str(p["uid"]) for p in players}
     number_of = {e["pk"]: e["start_number"] for e in entrants}
     rounds = _rows(t.round_set.order_by("number"))
     round_number = {r["pk"]: r["number"] for r in rounds}
@@ -302,7 +312,17 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
         "version": VERSION,
         "tournament": _dump(Tournament, _rows(Tournament.objects.filter(pk=t.pk))[0]),
         "competitions": [_dump(Competition, c) for c in competitions],
-        "entrants": [_dump(Entrant, e, competition=mode_of[e["competition_id"]]) for e in entrants],
+        "entrants": [
+            _dump(
+                Entrant,
+                e,
+                competition=mode_of[e["competition_id"]],
+                player=uid_of.get(e["player_id"]),
+                partner_player=uid_of.get(e["partner_player_id"]),
+            )
+            for e in entrants
+        ],
+        "players": [_dump(Player, p) for p in players],
         "rounds": [_dump(Round, r) for r in rounds],
         "tables": [
             _dump(
@@ -521,9 +541,29 @@ def _restore(
         c = _build(Competition, entry, (), tournament=t)
         c.save()
         competitions[c.mode] = c
+    # the player register: players this installation knows (by uid) stay as they are
+    players: dict[str, Player] = {}
+    for entry in doc.get("players", []):
+        uid = str(entry["uid"])
+        existing = Player.objects.filter(uid=uid).first()
+        if existing is None:
+            existing = _build(Player, entry, ())
+            existing.full_clean()
+            existing.save()
+        players[uid] = existing
+
+    def player(uid: Any) -> Player | None:
+        return players[str(uid)] if uid is not None else None
+
     entrants = Entrant.objects.bulk_create(
         _build(
-            Entrant, e, ("competition",), tournament=t, competition=competitions[e["competition"]]
+            Entrant,
+            e,
+            ("competition", "player", "partner_player"),
+            tournament=t,
+            competition=competitions[e["competition"]],
+            player=player(e.get("player")),
+            partner_player=player(e.get("partner_player")),
         )
         for e in doc["entrants"]
     )

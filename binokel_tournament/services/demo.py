@@ -17,8 +17,11 @@ from ..models import (
     ExtraDonation,
     Membership,
     Mode,
+    Player,
     PrizeMode,
     Role,
+    Series,
+    SeriesMethod,
     Special,
     Tournament,
 )
@@ -271,7 +274,22 @@ def add_charity(tournament: Tournament, seed: int) -> None:
             categories.append(Category.GAESTE)
         e.categories = [c for c in Category.values if c in categories]
         e.fee_paid = rng.random() < 0.8
-    Entrant.objects.bulk_update(entrants, ["categories", "fee_paid"])
+    # the player register: everyone linked, most agreed; a cup of this evening
+    players = Player.objects.bulk_create(
+        Player(name=name, club=e.club, consent=rng.random() < 0.9)
+        for e in entrants
+        for name in filter(None, (e.name, e.partner))
+    )
+    it = iter(players)
+    for e in entrants:
+        e.player = next(it)
+        e.partner_player = next(it) if e.partner else None
+    Entrant.objects.bulk_update(entrants, ["categories", "fee_paid", "player", "partner_player"])
+    cup, _created = Series.objects.get_or_create(
+        slug=f"{tournament.slug}-cup",
+        defaults={"name": "Binokel-Cup 2026", "method": SeriesMethod.CUP, "best": 3},
+    )
+    cup.tournaments.add(tournament)
     ExtraDonation.objects.create(
         tournament=tournament, description="Kuchenverkauf", amount_cents=8550
     )

@@ -11,13 +11,17 @@ from ..models import PartyResult, Tournament
 from .standings import counted_statuses
 
 
-def records(tournament: Tournament, mode: str | None = None) -> list[PartyRecord]:
+def records(
+    tournament: Tournament, mode: str | None = None, up_to: int | None = None
+) -> list[PartyRecord]:
     results = PartyResult.objects.filter(
         entrant__tournament=tournament,
         game__sheet__status__in=counted_statuses(tournament),
     )
     if mode:
         results = results.filter(entrant__competition__mode=mode)
+    if up_to is not None:
+        results = results.filter(round_number__lte=up_to)
     rows = results.order_by("round_number", "game__sheet__table__number", "game_id", "id")
     return [
         PartyRecord(*values)
@@ -57,8 +61,11 @@ class EveningStatistics:
         return sorted(items, key=lambda item: (-item[1].points, item[0]))
 
 
-def evening_statistics(tournament: Tournament, mode: str | None = None) -> EveningStatistics:
-    stats = compute(records(tournament, mode))
+def evening_statistics(
+    tournament: Tournament, mode: str | None = None, up_to: int | None = None
+) -> EveningStatistics:
+    """The figures of every counted game (of the rounds up to ``up_to``, when given)."""
+    stats = compute(records(tournament, mode, up_to))
     names = {
         e.pk: f"{e.start_number} {e.display_name}"
         for e in tournament.entrants.only("start_number", "name", "partner")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -93,9 +93,11 @@ def pay(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     else:
         charity.set_paid(entrant, request.user, fee_paid=paid)
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+        target, {request.get_host()}
+    ):
         target = reverse("desk:money", args=[slug])
-    return redirect(f"{target}#e{entrant.start_number}")
+    return HttpResponseRedirect(f"{target}#e{entrant.start_number}")
 
 
 PRIZE_ACTIONS = {

@@ -33,6 +33,12 @@ class DeskUrl:
         return reverse(f"desk:{self.name}", args=self.args(t))
 
 
+def a_series():  # type: ignore[no-untyped-def]
+    from binokel_tournament.models import Series
+
+    return Series.objects.get_or_create(slug="cup-test", defaults={"name": "Cup"})[0]
+
+
 def first_entrant(t: Tournament) -> Entrant:
     return t.entrants.order_by("start_number").first()  # type: ignore[return-value]
 
@@ -238,6 +244,18 @@ DESK_URLS: list[DeskUrl] = [
     ),
     DeskUrl("prizes", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"]),
     DeskUrl("statistics", "GET", Action.VIEW),
+    DeskUrl("player_links", "GET", Action.VIEW),
+    DeskUrl(
+        "player_links",
+        "POST",
+        Action.REGISTER,
+        data=lambda t: {"entrant": first_entrant(t).pk, "action": "new"},
+        fields=("entrant", "action", "player", "partner"),
+    ),
+    DeskUrl("players", "GET", None, args=lambda t: [], query=("q",)),
+    DeskUrl("series_list", "GET", None, args=lambda t: []),
+    DeskUrl("series_list", "POST", None, args=lambda t: [], data=lambda t: {"name": "Cup"}),
+    DeskUrl("series_detail", "GET", None, args=lambda t: [a_series().slug]),
     DeskUrl(
         "subrankings", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"], query=("round",)
     ),

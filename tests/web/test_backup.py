@@ -343,6 +343,8 @@ def test_the_backup_carries_the_money_and_the_prizes(demo):
     assert {d["description"] for d in document["extra_donations"]} == {"Kuchenverkauf"}
     assert any(p["chosen_by"] is not None for p in document["prizes"])
     assert document["tournament"]["donation_tiers"] == [[1, 50], [5, 100]]
+    uids = {p["uid"] for p in document["players"]}
+    assert {e["player"] for e in document["entrants"]} <= uids and len(uids) == 13 + 2 * 4
     first = backup_bytes(demo)
     empty_the_database()
     restored = restore(first).tournament

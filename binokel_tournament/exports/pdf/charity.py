@@ -198,6 +198,7 @@ class PrizesExporter(PdfExporter):
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         from .standings import competition_title  # standings imports this module
 
+        self.round_number(options)  # checked: a round the tournament lacks is an error
         tables = [
             t
             for t in prizes.tournament_prize_tables(self.tournament)

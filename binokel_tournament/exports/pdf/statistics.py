@@ -42,7 +42,7 @@ class StatisticsExporter(PdfExporter):
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         t = self.tournament
-        ev = evening_statistics(t)
+        ev = evening_statistics(t, up_to=self.round_number(options))
         s = ev.stats
         if not s.games:
             raise ExportError(_("Für den Pressebericht braucht es bestätigte Ergebnisse."))
