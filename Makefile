@@ -58,6 +58,7 @@ bench: install
 	$(PY) benchmarks/desk.py
 	$(PY) benchmarks/exports.py
 	$(PY) benchmarks/scale.py
+	$(PY) benchmarks/charity.py
 
 # 20 desks saving and confirming through the hall server on loopback (SQLite; set DATABASE_URL
 # for PostgreSQL)
