@@ -109,14 +109,6 @@ def prize_table(competition: Competition) -> PrizeTable:
     )
 
 
-def prize_of(competition: Competition, entrant: Entrant) -> Prize | None:
-    """The place prize an entrant won or chose (for the certificate)."""
-    for row in prize_table(competition).rows:
-        if row.entrant is not None and row.entrant.pk == entrant.pk:
-            return row.prize
-    return None
-
-
 def add_prize(
     competition: Competition,
     user: Actor,
