@@ -60,6 +60,7 @@ bench: install
 	$(PY) benchmarks/exports.py
 	$(PY) benchmarks/scale.py
 	$(PY) benchmarks/tables.py --tables 100
+	$(PY) benchmarks/charity.py
 
 # 20 desks saving and confirming through the hall server on loopback (SQLite; set DATABASE_URL
 # for PostgreSQL)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS, GameKind, RuleSet, ScoringError
 
+from .charity_forms import CategoriesField
 from .models import Entrant, Mode, Role, Round, ScoreSheet, Tournament
 from .services.errors import active_language
 from .services.registration import NumberingScheme
@@ -358,9 +359,22 @@ class TournamentForm(forms.ModelForm):
 
 
 class EntrantForm(forms.ModelForm):
+    categories = CategoriesField()
+
     class Meta:
         model = Entrant
-        fields = ["start_number", "name", "partner", "club", "unranked", "late", "withdrawn"]
+        fields = [
+            "start_number",
+            "name",
+            "partner",
+            "club",
+            "categories",
+            "unranked",
+            "late",
+            "withdrawn",
+            "fee_paid",
+            "donation_paid",
+        ]
 
 
 class QuickEntrantForm(forms.Form):
@@ -368,6 +382,8 @@ class QuickEntrantForm(forms.Form):
     partner = forms.CharField(label=_("Partner/in"), max_length=120, required=False)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
     unranked = forms.BooleanField(label=_("a. K."), required=False)
+    categories = CategoriesField()
+    fee_paid = forms.BooleanField(label=_("Startgeld bezahlt"), required=False)
 
 
 class ImportForm(forms.Form):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import uuid
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +52,48 @@ GAME_KIND_KEYS: dict[str, str] = {
 }
 
 
+class PrizeMode(models.TextChoices):
+    RANK = "rank", _("Plätze bekommen die Preise der Reihe nach")
+    CHOICE = "choice", _("Gewinner wählen in der Reihenfolge der Plätze")
+
+
+class Special(models.TextChoices):
+    NONE = "", _("Platzpreis")
+    LATERNE = "laterne", _("Rote Laterne (letzter Platz)")
+    TAUSENDER = "tausender", _("Tausender (höchstes Spiel ab 1000)")
+    BEST_WOMAN = "best_woman", _("Beste Dame")
+
+
+class Category(models.TextChoices):
+    DAMEN = "damen", _("Damen")
+    JUGEND = "jugend", _("Jugend")
+    SENIOREN = "senioren", _("Senioren")
+    GAESTE = "gaeste", _("Gäste")
+
+
+class Player(models.Model):
+    """The player register: a person who plays (and may return) across tournaments, so a
+    series can follow them. Entrants are linked to players explicitly at the desk; a
+    player's entry is deleted on request (their tournaments keep the names they played
+    under). ``uid`` names the player in backups across installations."""
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    name = models.CharField(_("Name"), max_length=120)
+    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    consent = models.BooleanField(
+        _("Einverstanden mit Spielerregister und Cup-Wertung"), default=False
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name", "club", "id"]
+        verbose_name = _("Spieler/in")
+        verbose_name_plural = _("Spielerregister")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+
 class Tournament(models.Model):
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
@@ -80,6 +123,32 @@ class Tournament(models.Model):
             "Rangliste und Beamer zählen Zettel schon, wenn der Tisch sie bestätigt hat "
             "(als vorläufig markiert), nicht erst nach der Bestätigung am Turniertisch."
         ),
+    )
+    # the charity evening (charity.money, charity.prizes, charity.rankings): amounts in cents
+    charity_purpose = models.CharField(
+        _("Spendenzweck"),
+        max_length=200,
+        blank=True,
+        help_text=_("Für wen gespielt wird, z. B. „die Jugendarbeit der Kirchengemeinde“."),
+    )
+    entry_fee_cents = models.PositiveIntegerField(_("Startgeld (Cent)"), default=0)
+    fee_per_player = models.BooleanField(
+        _("Paare zahlen pro Person"),
+        default=False,
+        help_text=_("Aus: ein Paar zahlt das Startgeld einmal."),
+    )
+    # [[from the n-th lost game, cents per lost game], …]
+    donation_tiers = models.JSONField(_("Spende je verlorenem Spiel"), default=list, blank=True)
+    donation_counts_conceded = models.BooleanField(
+        _("Abgeschriebene Spiele zählen als verloren"), default=False
+    )
+    prize_mode = models.CharField(
+        _("Preisvergabe"), max_length=10, choices=PrizeMode.choices, default=PrizeMode.RANK
+    )
+    club_best = models.PositiveSmallIntegerField(
+        _("Vereinswertung: beste"),
+        default=3,
+        help_text=_("So viele Beste eines Vereins zählen für die Vereinswertung (0: keine)."),
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -146,6 +215,16 @@ class Entrant(models.Model):
     withdrawn = models.BooleanField(_("abgemeldet"), default=False)
     late = models.BooleanField(_("nachgemeldet"), default=False)
     unranked = models.BooleanField(_("außer Konkurrenz"), default=False)
+    fee_paid = models.BooleanField(_("Startgeld bezahlt"), default=False)
+    donation_paid = models.BooleanField(_("Spende bezahlt"), default=False)
+    categories = models.JSONField(_("Kategorien"), default=list, blank=True)  # Category values
+    # the player register (series across tournaments): the player, and the partner of a pair
+    player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
+    partner_player = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="partner_entries"
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -379,6 +458,98 @@ class PartyResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} – {self.entrant}: {self.points}"
+
+
+class ExtraDonation(models.Model):
+    """Money given on the evening beyond Startgeld and lost games, entered by hand."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="extra_donations"
+    )
+    description = models.CharField(_("Wofür / von wem"), max_length=200)
+    amount_cents = models.PositiveIntegerField(_("Betrag (Cent)"))
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "id"]
+        verbose_name = _("Spende")
+        verbose_name_plural = _("Spenden")
+
+    def __str__(self) -> str:
+        return f"{self.description}: {self.amount_cents}"
+
+
+class Prize(models.Model):
+    """A prize of a competition's prize table: a place prize (given in rank order, or chosen
+    by the winners in rank order: ``chosen_by``) or a special prize."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="prizes")
+    position = models.PositiveSmallIntegerField(_("Reihenfolge"))
+    description = models.CharField(_("Preis"), max_length=200)
+    value_cents = models.PositiveIntegerField(_("Wert (Cent)"), default=0)
+    special = models.CharField(
+        _("Art"), max_length=12, choices=Special.choices, default=Special.NONE, blank=True
+    )
+    chosen_by = models.ForeignKey(
+        Entrant,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="chosen_prizes",
+    )
+    chosen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["competition", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "chosen_by"],
+                condition=models.Q(chosen_by__isnull=False),
+                name="one_chosen_prize_per_entrant",
+            )
+        ]
+        verbose_name = _("Preis")
+        verbose_name_plural = _("Preise")
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.description}"
+
+
+class SeriesMethod(models.TextChoices):
+    POINTS = "points", _("Summe der Punkte")
+    CUP = "cup", _("Cup-Punkte nach Platz")
+
+
+class Series(models.Model):
+    """A cup over several tournaments of one competition mode (charity.series)."""
+
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    mode = models.CharField(_("Wertung"), max_length=10, choices=Mode.choices, default=Mode.SINGLES)
+    method = models.CharField(
+        _("Wertung der Abende"),
+        max_length=10,
+        choices=SeriesMethod.choices,
+        default=SeriesMethod.POINTS,
+    )
+    best = models.PositiveSmallIntegerField(
+        _("Beste Abende"), default=0, help_text=_("Nur die besten n Abende zählen (0: alle).")
+    )
+    cup_points = models.JSONField(_("Cup-Punkte je Platz"), default=list, blank=True)
+    require_all = models.BooleanField(
+        _("Nur wer an allen Abenden dabei war, wird platziert"), default=False
+    )
+    tournaments = models.ManyToManyField(Tournament, related_name="series", blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Cup-Serie")
+        verbose_name_plural = _("Cup-Serien")
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Role(models.TextChoices):

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from .views import board, desk, organiser, public, sheets, table
+from .views import board, charity, desk, organiser, public, series, sheets, table
 from .views import exports as export_views
 
 
@@ -46,6 +46,9 @@ desk_patterns = (
         path("", desk.home, name="home"),
         path("neu/", desk.tournament_new, name="tournament_new"),
         path("sicherung-einspielen/", organiser.restore_upload, name="restore_upload"),
+        path("spielerregister/", series.players, name="players"),
+        path("cup-serien/", series.series_list, name="series_list"),
+        path("cup-serien/<slug:slug>/", series.series_detail, name="series_detail"),
         path("<slug:slug>/", desk.dashboard, name="dashboard"),
         path("<slug:slug>/einstellungen/", desk.tournament_edit, name="tournament_edit"),
         path("<slug:slug>/teilnehmer/<str:mode>/", desk.entrants, name="entrants"),
@@ -80,6 +83,16 @@ desk_patterns = (
             board.help_done,
             name="table_help_done",
         ),
+        path("<slug:slug>/geld/", charity.money, name="money"),
+        path("<slug:slug>/bezahlt/<num:pk>/", charity.pay, name="pay"),
+        path("<slug:slug>/preise/<str:mode>/", charity.prizes_view, name="prizes"),
+        path("<slug:slug>/statistik/", charity.statistics_view, name="statistics"),
+        path("<slug:slug>/spieler/", series.player_links, name="player_links"),
+        path(
+            "<slug:slug>/rangliste/<str:mode>/kategorien/",
+            charity.subrankings_view,
+            name="subrankings",
+        ),
         path("<slug:slug>/mitglieder/", organiser.member_list, name="members"),
         path("<slug:slug>/sicherung/", organiser.backups, name="backups"),
         path(
@@ -102,6 +115,14 @@ public_patterns = (
         path("t/<slug:slug>/rangliste/<str:mode>/", public.standings, name="standings"),
         path("t/<slug:slug>/beamer/<str:mode>/", public.beamer, name="beamer"),
         path("t/<slug:slug>/wo-sitze-ich/", public.where, name="where"),
+        path("t/<slug:slug>/preise/<str:mode>/", public.prizes, name="prizes"),
+        path("t/<slug:slug>/statistik/", public.statistics_view, name="statistics"),
+        path("cup/<slug:slug>/", series.public_series, name="series"),
+        path(
+            "t/<slug:slug>/rangliste/<str:mode>/kategorien/",
+            public.subrankings_view,
+            name="subrankings",
+        ),
     ],
     "public",
 )

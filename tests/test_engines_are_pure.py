@@ -43,7 +43,7 @@ def import_all(package):
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("package", ["scoring", "pairing"])
+@pytest.mark.parametrize("package", ["scoring", "pairing", "charity"])
 def test_engine_imports_without_django(package):
     report = import_all(package)
     assert report["failed"] == {}

@@ -16,7 +16,7 @@ from ..models import (
     SheetStatus,
     Tournament,
 )
-from ..services.standings import compute_standings
+from ..services.standings import Standings, compute_standings
 
 POINTS_FORMAT = "#,##0;[Red]-#,##0"
 INTEGER_FORMAT = "0"
@@ -48,13 +48,16 @@ class RowTable:
         return [row[index] for row in self.rows]
 
 
-def standings_rows(competition: Competition, after_round: int | None = None) -> RowTable:
+def standings_rows(
+    competition: Competition, after_round: int | None = None, standings: Standings | None = None
+) -> RowTable:
     """One row per entrant in ranking order: place, start number, name(s), club, points per
     round, total and the tie-break values in the order the rule set breaks ties. Without
     ``after_round``: after the last round with confirmed results (all rounds before any).
     ``after_round`` is checked by the exporter (``base.checked_round``). A round without any
     confirmed sheet in the competition has empty cells, not zeros."""
-    standings = compute_standings(competition, after_round)
+    if standings is None:
+        standings = compute_standings(competition, after_round)
     played = standings.state.played if standings.state else frozenset()
     pairs = competition.mode == Mode.PAIRS
     columns = [
@@ -224,7 +227,11 @@ def workbook_tables(tournament: Tournament, after_round: int | None = None) -> l
     """The rankings workbook's sheets: one per competition, then "Spiele", then the entrants;
     after a round: the standings after it and the games up to it."""
     competitions = sorted(tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
-    tables = [standings_rows(c, after_round) for c in competitions]
+    computed = {c.pk: compute_standings(c, after_round) for c in competitions}
+    tables = [standings_rows(c, after_round, computed[c.pk]) for c in competitions]
     tables.append(games_rows(tournament, after_round))
     tables.append(entrants_rows(tournament))
+    from .charity_rows import charity_tables  # the charity evening's sheets (issue 13)
+
+    tables += charity_tables(tournament, after_round, computed)
     return tables

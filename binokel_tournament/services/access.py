@@ -3,7 +3,8 @@
 - organiser (Turnierleitung): everything in the tournament — rules, seating, registration,
   corrections of confirmed sheets, deleting, members, backups.
 - desk helper (Helfer/in am Turniertisch): see the tournament's desk pages, enter and confirm
-  score sheets, register late arrivals; no rules, no (re-)planning, no deleting, no
+  score sheets, register late arrivals, record payments and the winners' prize choices; no
+  fees, donation rules or prize table, no rules, no (re-)planning, no deleting, no
   corrections of confirmed sheets, no members, no backups.
 
 Every service that changes a tournament calls :func:`require` with the acting user, so the rule
@@ -41,11 +42,22 @@ class Action(StrEnum):
     MEMBERS = "members"  # add, change and remove members, unlock logins
     BACKUP = "backup"  # download the tournament as a backup
     TABLE_LINKS = "table_links"  # re-issue a table's phone link
+    RECORD_PAYMENTS = "record_payments"  # Startgeld / donation paid, extra donations
+    RECORD_PRIZE_CHOICES = "record_prize_choices"  # a winner's choice from the prize table
+    MANAGE_CHARITY = "manage_charity"  # fees, donation rule, purpose, the prize table
 
 
 ROLE_ACTIONS: dict[str, frozenset[Action]] = {
     Role.ORGANISER: frozenset(Action),
-    Role.HELPER: frozenset({Action.VIEW, Action.ENTER_RESULTS, Action.REGISTER}),
+    Role.HELPER: frozenset(
+        {
+            Action.VIEW,
+            Action.ENTER_RESULTS,
+            Action.REGISTER,
+            Action.RECORD_PAYMENTS,
+            Action.RECORD_PRIZE_CHOICES,
+        }
+    ),
 }
 
 

@@ -2,7 +2,9 @@
 
 The document holds the tournament with its rule set, competitions, entrants, rounds, tables
 with their seats, score sheets (typed entries, version, who entered and confirmed them) with
-their stored games and points, the audit log, the members and the accounts they use (username,
+their stored games and points, the charity evening (extra donations, the prize table with the
+winners' choices; fees, donation rule, paid flags and categories are fields of the tournament
+and its entrants), the audit log, the members and the accounts they use (username,
 password hash, active). It names things by what they are, never by database ids (an entrant
 by its start number, a table by round and number, a user by username), and it is written
 deterministically (sorted keys, fixed order), so backup → restore into an empty database →
@@ -34,6 +36,7 @@ import re
 import tempfile
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -56,9 +59,12 @@ from ..models import (
     AuditLog,
     Competition,
     Entrant,
+    ExtraDonation,
     Game,
     Membership,
     PartyResult,
+    Player,
+    Prize,
     Role,
     Round,
     ScoreSheet,
@@ -80,7 +86,8 @@ MAX_BYTES = 200 * 1024 * 1024
 RELATIONS: dict[type[models.Model], set[str]] = {
     Tournament: set(),
     Competition: {"tournament"},
-    Entrant: {"tournament", "competition"},
+    Entrant: {"tournament", "competition", "player", "partner_player"},
+    Player: set(),
     Round: {"tournament"},
     Table: {"round", "competition"},
     Seat: {"table", "entrant"},
@@ -89,6 +96,8 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     PartyResult: {"game", "entrant"},
     Membership: {"tournament", "user"},
     AuditLog: {"tournament", "user"},
+    ExtraDonation: {"tournament"},
+    Prize: {"tournament", "competition", "chosen_by"},
 }
 USER_FIELDS = ("username", "password", "is_active")
 
@@ -127,6 +136,8 @@ def _rows(queryset: models.QuerySet[Any], *extra: str) -> list[dict[str, Any]]:
 def _to_json(f: models.Field[Any, Any], value: Any) -> Any:
     if value is None:
         return None
+    if isinstance(value, uuid.UUID):
+        return str(value)
     if isinstance(f, models.DateTimeField):
         return value.astimezone(UTC).isoformat()
     if isinstance(f, models.DateField):
@@ -220,7 +231,12 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
 
     competitions = _rows(t.competitions.order_by("mode"))
     mode_of = {c["pk"]: c["mode"] for c in competitions}
-    entrants = _rows(t.entrants.order_by("start_number"), "competition_id")
+    entrants = _rows(
+        t.entrants.order_by("start_number"), "competition_id", "player_id", "partner_player_id"
+    )
+    player_ids = {e["player_id"] for e in entrants} | {e["partner_player_id"] for e in entrants}
+    players = _rows(Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"))
+    uid_of = {p["pk"]: str(p["uid"]) for p in players}
     number_of = {e["pk"]: e["start_number"] for e in entrants}
     rounds = _rows(t.round_set.order_by("number"))
     round_number = {r["pk"]: r["number"] for r in rounds}
@@ -248,6 +264,10 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
     ):
         parties[party["game_id"]].append(party)
     members = _rows(t.memberships.all(), "user_id")
+    extra_donations = _rows(t.extra_donations.order_by("created_at", "id"))
+    prizes = _rows(
+        t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
+    )
     audit = _rows(AuditLog.objects.filter(tournament=t).order_by("at", "id"), "user_id")
 
     user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit}
@@ -292,7 +312,17 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
         "version": VERSION,
         "tournament": _dump(Tournament, _rows(Tournament.objects.filter(pk=t.pk))[0]),
         "competitions": [_dump(Competition, c) for c in competitions],
-        "entrants": [_dump(Entrant, e, competition=mode_of[e["competition_id"]]) for e in entrants],
+        "entrants": [
+            _dump(
+                Entrant,
+                e,
+                competition=mode_of[e["competition_id"]],
+                player=uid_of.get(e["player_id"]),
+                partner_player=uid_of.get(e["partner_player_id"]),
+            )
+            for e in entrants
+        ],
+        "players": [_dump(Player, p) for p in players],
         "rounds": [_dump(Round, r) for r in rounds],
         "tables": [
             _dump(
@@ -323,6 +353,16 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
             key=lambda m: m["user"],
         ),
         "audit": [audit_entry(a) for a in audit],
+        "extra_donations": [_dump(ExtraDonation, d) for d in extra_donations],
+        "prizes": [
+            _dump(
+                Prize,
+                p,
+                competition=mode_of[p["competition_id"]],
+                chosen_by=number_of.get(p["chosen_by_id"]),
+            )
+            for p in prizes
+        ],
         "users": [{name: u[name] for name in USER_FIELDS} for u in accounts],
     }
 
@@ -501,9 +541,29 @@ def _restore(
         c = _build(Competition, entry, (), tournament=t)
         c.save()
         competitions[c.mode] = c
+    # the player register: players this installation knows (by uid) stay as they are
+    players: dict[str, Player] = {}
+    for entry in doc.get("players", []):
+        uid = str(entry["uid"])
+        existing = Player.objects.filter(uid=uid).first()
+        if existing is None:
+            existing = _build(Player, entry, ())
+            existing.full_clean()
+            existing.save()
+        players[uid] = existing
+
+    def player(uid: Any) -> Player | None:
+        return players[str(uid)] if uid is not None else None
+
     entrants = Entrant.objects.bulk_create(
         _build(
-            Entrant, e, ("competition",), tournament=t, competition=competitions[e["competition"]]
+            Entrant,
+            e,
+            ("competition", "player", "partner_player"),
+            tournament=t,
+            competition=competitions[e["competition"]],
+            player=player(e.get("player")),
+            partner_player=player(e.get("partner_player")),
         )
         for e in doc["entrants"]
     )
@@ -570,6 +630,22 @@ def _restore(
         _build(PartyResult, p, ("game", "entrant"), game=game, entrant=entrant_of[p["entrant"]])
         for game, g in zip(games, game_entries, strict=True)
         for p in g["parties"]
+    )
+
+    # the charity evening (older backups have none)
+    ExtraDonation.objects.bulk_create(
+        _build(ExtraDonation, d, (), tournament=t) for d in doc.get("extra_donations", [])
+    )
+    Prize.objects.bulk_create(
+        _build(
+            Prize,
+            p,
+            ("competition", "chosen_by"),
+            tournament=t,
+            competition=competitions[p["competition"]],
+            chosen_by=entrant_of[p["chosen_by"]] if p["chosen_by"] is not None else None,
+        )
+        for p in doc.get("prizes", [])
     )
 
     skipped: list[str] = []

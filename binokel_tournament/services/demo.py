@@ -11,8 +11,22 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Membership, Mode, Role, Tournament
+from ..models import (
+    Category,
+    Entrant,
+    ExtraDonation,
+    Membership,
+    Mode,
+    Player,
+    PrizeMode,
+    Role,
+    Series,
+    SeriesMethod,
+    Special,
+    Tournament,
+)
 from .errors import DeskError
+from .prizes import add_prize
 from .registration import create_tournament, register_entrants
 from .seating import generate_seating
 from .simulation import simulate_round
@@ -86,6 +100,35 @@ SURNAMES = [
     "Fröhlich",
     "Mäule",
     "Straßer",
+]
+WOMEN = frozenset(
+    [
+        "Anna",
+        "Christa",
+        "Elke",
+        "Gisela",
+        "Inge",
+        "Karin",
+        "Margit",
+        "Ottilie",
+        "Renate",
+        "Traudl",
+        "Veronika",
+        "Ursula",
+        "Hildegard",
+        "Rosemarie",
+        "Liesel",
+        "Sabine",
+        "Käthe",
+        "Zoë",
+    ]
+)
+DEMO_PRIZES = [
+    ("Präsentkorb vom Dorfladen", 6000),
+    ("Gutschein Gasthaus Krone", 4000),
+    ("Kiste Apfelsaft", 2500),
+    ("Binokel-Kartenspiel mit Widmung", 1200),
+    ("Glas Honig vom Imker", 800),
 ]
 CLUBS = [
     "CVJM Esslingen",
@@ -200,4 +243,61 @@ def create_demo(
             generate_seating(competitions[mode], seed=seed, user=user)
         for round_obj in tournament.round_set.order_by("number")[:scored_rounds]:
             simulate_round(round_obj, user, seed=seed)
+        add_charity(tournament, seed)
     return tournament, True
+
+
+def add_charity(tournament: Tournament, seed: int) -> None:
+    """A charity evening on top (its own random stream: seating and points stay as they
+    were): Startgeld 8 € per entrant, 0,50 € per lost game and 1 € from the fifth, most have
+    paid, categories by first name and a few ages, a cake sale, a prize table per competition
+    that the winners choose from, the special prizes."""
+    rng = random.Random(seed + 13)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        charity_purpose="die Jugendarbeit der Kirchengemeinde",
+        entry_fee_cents=800,
+        donation_tiers=[[1, 50], [5, 100]],
+        prize_mode=PrizeMode.CHOICE,
+    )
+    tournament.refresh_from_db()
+    entrants = list(tournament.entrants.order_by("start_number"))
+    for e in entrants:
+        categories = []
+        if e.name.split()[0] in WOMEN:
+            categories.append(Category.DAMEN)
+        age = rng.random()
+        if age < 0.12:
+            categories.append(Category.JUGEND)
+        elif age > 0.75:
+            categories.append(Category.SENIOREN)
+        if not e.club and rng.random() < 0.5:
+            categories.append(Category.GAESTE)
+        e.categories = [c for c in Category.values if c in categories]
+        e.fee_paid = rng.random() < 0.8
+    # the player register: everyone linked, most agreed; a cup of this evening
+    players = Player.objects.bulk_create(
+        Player(name=name, club=e.club, consent=rng.random() < 0.9)
+        for e in entrants
+        for name in filter(None, (e.name, e.partner))
+    )
+    it = iter(players)
+    for e in entrants:
+        e.player = next(it)
+        e.partner_player = next(it) if e.partner else None
+    Entrant.objects.bulk_update(entrants, ["categories", "fee_paid", "player", "partner_player"])
+    cup, _created = Series.objects.get_or_create(
+        slug=f"{tournament.slug}-cup",
+        defaults={"name": "Binokel-Cup 2026", "method": SeriesMethod.CUP, "best": 3},
+    )
+    cup.tournaments.add(tournament)
+    ExtraDonation.objects.create(
+        tournament=tournament, description="Kuchenverkauf", amount_cents=8550
+    )
+    for competition in tournament.competitions.all():
+        count = len(DEMO_PRIZES) if competition.mode == Mode.SINGLES else 3
+        for description, value in DEMO_PRIZES[:count]:
+            add_prize(competition, None, description, value)
+        if competition.mode == Mode.SINGLES:
+            add_prize(competition, None, "Ein Kartenspiel zum Üben", 500, Special.LATERNE)
+            add_prize(competition, None, "Eine Flasche Sekt", 900, Special.TAUSENDER)
+            add_prize(competition, None, "Blumenstrauß", 1500, Special.BEST_WOMAN)

@@ -14,7 +14,17 @@ from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from ..models import AuditLog, Competition, Entrant, Membership, Mode, Role, Seat, Tournament
+from ..models import (
+    AuditLog,
+    Category,
+    Competition,
+    Entrant,
+    Membership,
+    Mode,
+    Role,
+    Seat,
+    Tournament,
+)
 from .access import Action, Actor, require, require_create_tournament
 from .audit import audit_entry, log_action
 from .errors import DeskError
@@ -145,6 +155,7 @@ def register_entrant(
     start_number: int | None = None,
     unranked: bool = False,
     late: bool = False,
+    categories: Sequence[str] = (),
     user: Actor = None,
 ) -> Entrant:
     """Register one entrant; a pair needs two names, a single player exactly one.
@@ -160,6 +171,7 @@ def register_entrant(
         start_number=start_number,
         unranked=unranked,
         late=late,
+        categories=categories,
         user=user,
     )
 
@@ -173,6 +185,7 @@ def _register(
     start_number: int | None,
     unranked: bool,
     late: bool,
+    categories: Sequence[str] = (),
     user: Actor,
 ) -> Entrant:
     name, partner, club = checked_names(competition, name, partner, club)
@@ -194,6 +207,7 @@ def _register(
                     club=club,
                     unranked=unranked,
                     late=late,
+                    categories=checked_categories(categories),
                 )
         except IntegrityError as exc:
             if start_number is not None:
@@ -245,8 +259,15 @@ def register_entrants(
     raise _number_taken(first)
 
 
+def checked_categories(categories: Iterable[str]) -> list[str]:
+    """The known categories among ``categories``, in their fixed order."""
+    wanted = set(categories)
+    return [c for c in Category.values if c in wanted]
+
+
 def entrant_snapshot(entrant: Entrant) -> dict[str, object]:
     return {
+        "categories": list(entrant.categories or []),
         "start_number": entrant.start_number,
         "name": entrant.name,
         "partner": entrant.partner,
@@ -254,6 +275,8 @@ def entrant_snapshot(entrant: Entrant) -> dict[str, object]:
         "withdrawn": entrant.withdrawn,
         "late": entrant.late,
         "unranked": entrant.unranked,
+        "fee_paid": entrant.fee_paid,
+        "donation_paid": entrant.donation_paid,
     }
 
 
@@ -277,6 +300,8 @@ def update_entrant(entrant: Entrant, user: Actor = None, **changes: object) -> E
     for key, value in changes.items():
         if isinstance(value, str):
             value = value.strip()
+        if key == "categories":
+            value = checked_categories(value)  # type: ignore[arg-type]
         setattr(entrant, key, value)
     check_entrant(entrant.competition, entrant.name, entrant.partner, entrant.club)
     try:

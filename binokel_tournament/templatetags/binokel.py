@@ -21,3 +21,19 @@ def points(value: object) -> str:
     if not isinstance(value, int) or isinstance(value, bool):
         return "" if value is None else str(value)
     return grouped(value, get_format("THOUSAND_SEPARATOR"))
+
+
+@register.filter
+def euro(value: object) -> str:
+    """Cents as euros, German style: 650 → "6,50 €"."""
+    from charity.money import euro_text
+
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "" if value is None else str(value)
+    return euro_text(value)
+
+
+@register.filter
+def zip_lists(first: object, second: object) -> list[tuple[object, object]]:
+    """Two lists side by side (a series' values and whether each counts)."""
+    return list(zip(first, second, strict=False))  # type: ignore[call-overload]

@@ -23,8 +23,8 @@ from ..forms import (
     RestoreForm,
     TournamentForm,
 )
-from ..models import Competition, Entrant, Role, Round, Tournament
-from ..services import registration, seating
+from ..models import Category, Competition, Entrant, Role, Round, Tournament
+from ..services import charity, registration, seating
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
 from ..services.errors import DeskError
@@ -119,6 +119,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "stats": stats,
         "rounds": rounds,
         "downloads": download_box(t, rounds, competitions),
+        "total": charity.evening(t) if charity.has_money(t) else None,
     }
     return render(request, "desk/dashboard.html", context)
 
@@ -137,8 +138,11 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
                 form.cleaned_data.get("club", ""),
                 unranked=form.cleaned_data.get("unranked", False),
                 late=t.round_set.filter(locked=True).exists(),
+                categories=form.cleaned_data.get("categories", []),
                 user=request.user,
             )
+            if form.cleaned_data.get("fee_paid"):
+                charity.set_paid(entrant, request.user, fee_paid=True)
         except DeskError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
@@ -148,6 +152,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
                 % {"name": entrant.display_name, "number": entrant.start_number},
             )
             return redirect("desk:entrants", slug=slug, mode=mode)
+    fee = charity.fee_rule(t).fee(charity.players_of_mode(competition.mode))
     return render(
         request,
         "desk/entrants.html",
@@ -155,18 +160,29 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "tournament": t,
             "competition": competition,
             "form": form,
-            "entrant_rows": entrant_rows(competition, slug, t.desk_role == Role.ORGANISER),  # type: ignore[attr-defined]
+            "entrant_rows": entrant_rows(
+                competition,
+                slug,
+                t.desk_role == Role.ORGANISER,  # type: ignore[attr-defined]
+                show_fee=fee > 0,
+            ),
+            "fee": fee,
             "import_form": ImportForm(),
             "numbering_form": NumberingForm(),
         },
     )
 
 
-def entrant_rows(competition: Competition, slug: str, can_edit: bool) -> SafeString:
+def entrant_rows(
+    competition: Competition, slug: str, can_edit: bool, show_fee: bool = False
+) -> SafeString:
     """The entrant list's rows as one string, every value escaped: for a thousand entrants a
     template loop (or format_html per row) costs several times more; one reverse() for every
     edit link (shown to organisers only: helpers do not edit registrations)."""
     edit = escape(reverse("desk:entrant_edit", args=[slug, 0]).removesuffix("0/"))
+    pay = escape(reverse("desk:pay", args=[slug, 0]).removesuffix("0/"))
+    paid_label, open_label = escape(_("bezahlt")), escape(_("offen"))
+    category_labels = dict(Category.choices)
     marks = (_("abgemeldet"), _("nachgemeldet"), _("a. K."))
     link = escape(_("bearbeiten"))
     rows = []
@@ -179,15 +195,31 @@ def entrant_rows(competition: Competition, slug: str, can_edit: bool) -> SafeStr
         "withdrawn",
         "late",
         "unranked",
+        "fee_paid",
+        "categories",
     )
     for e in competition.entrants.only(*shown).order_by("start_number"):
         flags = (e.withdrawn, e.late, e.unranked)
         status = " ".join(mark for mark, on in zip(marks, flags, strict=True) if on)
+        categories = ", ".join(str(category_labels.get(c, c)) for c in e.categories or [])
+        if categories:
+            status = f"{status} ({categories})" if status else categories
+        fee_button = (
+            ""
+            if not show_fee
+            else (
+                f'<button form="pay-form" formaction="{pay}{e.pk}/" name="paid" '
+                f'value="{0 if e.fee_paid else 1}" class="{"paid" if e.fee_paid else "open"}" '
+                f'tabindex="-1" data-fee="{e.start_number}">'
+                f"{paid_label if e.fee_paid else open_label}</button>"
+            )
+        )
         edit_link = f'<a href="{edit}{e.pk}/" tabindex="-1">{link}</a>' if can_edit else ""
         rows.append(
             f'<tr class="{"withdrawn" if e.withdrawn else ""}">'
             f'<td class="num">{e.start_number}</td><td>{escape(e.display_name)}</td>'
-            f"<td>{escape(e.club)}</td><td>{escape(status)}</td><td>{edit_link}</td></tr>"
+            f"<td>{escape(e.club)}</td><td>{escape(status)}</td><td>{fee_button}</td>"
+            f"<td>{edit_link}</td></tr>"
         )
     return mark_safe("\n".join(rows))  # noqa: S308 - built from escaped values only
 

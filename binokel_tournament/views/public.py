@@ -6,8 +6,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
+from ..services import charity
+from ..services.prizes import prize_table
 from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..services.standings import compute_standings
+from ..services.subrankings import sub_rankings
 from ..tables import standings_table
 from .common import after_round_param, get_competition, get_tournament
 
@@ -62,6 +65,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "standings": data,
             "rows": data.rows,
             "refresh_seconds": BEAMER_SECONDS,
+            "total": charity.evening(t) if charity.has_money(t) else None,
         },
     )
 
@@ -75,3 +79,44 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
         "public/where.html",
         {"tournament": t, "query": query, "found": found, "where_hits": WHERE_MAX_HITS},
     )
+
+
+def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
+    """The beamer during the prize giving: who chooses next, what is still there, who took
+    what (reloads every few seconds)."""
+    t = _public_tournament(slug)
+    competition = get_competition(t, mode)
+    return render(
+        request,
+        "public/prizes.html",
+        {
+            "tournament": t,
+            "competition": competition,
+            "table": prize_table(competition),
+            "refresh_seconds": 5,
+        },
+    )
+
+
+def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
+    t = _public_tournament(slug)
+    competition = get_competition(t, mode)
+    return render(
+        request,
+        "public/subrankings.html",
+        {
+            "tournament": t,
+            "competition": competition,
+            "sub": sub_rankings(competition, after_round_param(request)),
+        },
+    )
+
+
+def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The evening in figures for the beamer between rounds (reloads every 30 s)."""
+    from .charity import statistics_context
+
+    t = _public_tournament(slug)
+    context = statistics_context(t)
+    context["refresh_seconds"] = 30
+    return render(request, "public/statistics.html", context)

@@ -62,7 +62,16 @@ def test_export_xlsx_writes_the_rankings_workbook(demo, tmp_path):
     out = tmp_path / "rangliste.xlsx"
     call_command("export_xlsx", "--out", str(out), stdout=io.StringIO())
     wb = load_workbook(out)
-    assert wb.sheetnames == ["Einzel", "Paare", "Spiele", "Teilnehmer"]
+    assert wb.sheetnames == [
+        "Einzel",
+        "Paare",
+        "Spiele",
+        "Teilnehmer",
+        "Spenden",
+        "Kategorien",
+        "Vereine",
+        "Statistik",
+    ]
     assert wb["Paare"].max_row == 1 + demo.entrants.filter(competition__mode=Mode.PAIRS).count()
 
 

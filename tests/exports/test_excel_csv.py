@@ -46,7 +46,8 @@ def sheet_dicts(ws) -> list[dict[str, object]]:
 
 def test_one_sheet_per_competition_then_games_then_entrants(demo):
     wb = open_workbook(demo)
-    assert wb.sheetnames == ["Einzel", "Paare", "Spiele", "Teilnehmer"]
+    assert wb.sheetnames[:4] == ["Einzel", "Paare", "Spiele", "Teilnehmer"]
+    assert wb.sheetnames[4:] == ["Spenden", "Kategorien", "Vereine", "Statistik"]  # issue 13
     for ws in wb.worksheets:
         assert ws.freeze_panes == "A2"
         assert ws.auto_filter.ref == f"A1:{ws.cell(1, ws.max_column).column_letter}{ws.max_row}"

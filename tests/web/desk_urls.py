@@ -33,6 +33,12 @@ class DeskUrl:
         return reverse(f"desk:{self.name}", args=self.args(t))
 
 
+def a_series():  # type: ignore[no-untyped-def]
+    from binokel_tournament.models import Series
+
+    return Series.objects.get_or_create(slug="cup-test", defaults={"name": "Cup"})[0]
+
+
 def first_entrant(t: Tournament) -> Entrant:
     return t.entrants.order_by("start_number").first()  # type: ignore[return-value]
 
@@ -213,5 +219,68 @@ DESK_URLS: list[DeskUrl] = [
         query=("round", "mode", "top"),
     ),
     DeskUrl("export_xlsx", "GET", Action.VIEW, query=("round",)),
+    DeskUrl(
+        "export",
+        "GET",
+        Action.VIEW,
+        args=lambda t: [t.slug, "standings"],
+        query=("round", "mode", "top"),
+    ),
+    DeskUrl("money", "GET", Action.VIEW),
+    DeskUrl(
+        "money",
+        "POST",
+        Action.MANAGE_CHARITY,
+        data=lambda t: {
+            "action": "settings",
+            "s-charity_purpose": "die Jugend",
+            "s-entry_fee_cents": "8",
+            "s-donation_tiers": "0,50; ab 5: 1",
+            "s-prize_mode": "choice",
+            "s-club_best": "3",
+        },
+        fields=("action", "s-entry_fee_cents", "s-donation_tiers", "s-club_best", "donation"),
+    ),
+    DeskUrl(
+        "money",
+        "POST",
+        Action.RECORD_PAYMENTS,
+        data=lambda t: {"action": "extra", "x-description": "Kuchen", "x-amount": "12,50"},
+        fields=("x-description", "x-amount"),
+        note="extra donation",
+    ),
+    DeskUrl("prizes", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"]),
+    DeskUrl("statistics", "GET", Action.VIEW),
+    DeskUrl("player_links", "GET", Action.VIEW),
+    DeskUrl(
+        "player_links",
+        "POST",
+        Action.REGISTER,
+        data=lambda t: {"entrant": first_entrant(t).pk, "action": "new"},
+        fields=("entrant", "action", "player", "partner"),
+    ),
+    DeskUrl("players", "GET", None, args=lambda t: [], query=("q",)),
+    DeskUrl("series_list", "GET", None, args=lambda t: []),
+    DeskUrl("series_list", "POST", None, args=lambda t: [], data=lambda t: {"name": "Cup"}),
+    DeskUrl("series_detail", "GET", None, args=lambda t: [a_series().slug]),
+    DeskUrl(
+        "subrankings", "GET", Action.VIEW, args=lambda t: [t.slug, "singles"], query=("round",)
+    ),
+    DeskUrl(
+        "prizes",
+        "POST",
+        Action.MANAGE_CHARITY,
+        args=lambda t: [t.slug, "singles"],
+        data=lambda t: {"action": "add", "mode": "singles", "description": "Korb", "value": "5"},
+        fields=("action", "description", "value", "special", "prize", "entrant"),
+    ),
+    DeskUrl(
+        "pay",
+        "POST",
+        Action.RECORD_PAYMENTS,
+        args=lambda t: [t.slug, first_entrant(t).pk],
+        data=lambda t: {"what": "fee", "paid": "1"},
+        fields=("what", "paid", "next"),
+    ),
     DeskUrl("export_csv", "GET", Action.VIEW, args=lambda t: [t.slug, "teilnehmer"]),
 ]

@@ -320,3 +320,44 @@ def test_under_the_hall_server_a_process_of_its_own_writes_the_backups(
         writer.join(timeout=30)
     assert len(backup.list_backups(t.slug)) == 1
     assert not (backup.pending_folder() / str(t.pk)).exists()
+
+
+def test_the_backup_carries_the_money_and_the_prizes(demo):
+    """Fees, the donation rule, paid flags, categories, extra donations and the prize table
+    with a recorded choice come back as they were (issue 13)."""
+    from binokel_tournament.models import Prize
+    from binokel_tournament.services import charity, prizes
+
+    singles = demo.competitions.get(mode=Mode.SINGLES)
+    table = prizes.prize_table(singles)
+    prizes.record_choice(table.open_prizes[-1], table.next_chooser, None)
+    entrant = demo.entrants.order_by("start_number").first()
+    charity.set_paid(entrant, None, donation_paid=True)
+    money_before = [(i.entrant.start_number, i.statement) for i in charity.statements(demo)]
+    choices_before = sorted(
+        Prize.objects.filter(tournament=demo).values_list(
+            "description", "chosen_by__start_number", "special", "value_cents"
+        )
+    )
+    document = json.loads(backup_bytes(demo))
+    assert {d["description"] for d in document["extra_donations"]} == {"Kuchenverkauf"}
+    assert any(p["chosen_by"] is not None for p in document["prizes"])
+    assert document["tournament"]["donation_tiers"] == [[1, 50], [5, 100]]
+    uids = {p["uid"] for p in document["players"]}
+    assert {e["player"] for e in document["entrants"]} <= uids and len(uids) == 13 + 2 * 4
+    first = backup_bytes(demo)
+    empty_the_database()
+    restored = restore(first).tournament
+    assert backup_bytes(restored) == first
+    assert [(i.entrant.start_number, i.statement) for i in charity.statements(restored)] == (
+        money_before
+    )
+    assert charity.evening(restored).extra_cents == 8550
+    assert (
+        sorted(
+            Prize.objects.filter(tournament=restored).values_list(
+                "description", "chosen_by__start_number", "special", "value_cents"
+            )
+        )
+        == choices_before
+    )

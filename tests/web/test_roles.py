@@ -60,7 +60,10 @@ def expected(entry: DeskUrl, role: str) -> set[int]:
         return {302}  # to the login page
     if entry.action is None:  # no tournament in the URL
         creating = entry.name in {"tournament_new", "restore_upload"}
-        return {403} if creating and role == "helper" else {200, 302}
+        register = entry.name == "players" or (
+            entry.name == "series_list" and entry.method == "POST"
+        )
+        return {403} if (creating or register) and role == "helper" else {200, 302}
     if role == "outsider":
         return {404}
     role_value = Role.ORGANISER if role == "organiser" else Role.HELPER

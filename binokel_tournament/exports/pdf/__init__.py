@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from .base import PdfExporter
+from .charity import DonationsExporter, PrizesExporter, SubRankingsExporter
 from .scoresheets import ScoreSheetsExporter
 from .seating import SeatingPlanExporter, TableCardsExporter
 from .standings import CertificatesExporter, StandingsExporter
+from .statistics import StatisticsExporter
 
 PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
     cls.identifier: cls
@@ -15,6 +17,10 @@ PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
         ScoreSheetsExporter,
         StandingsExporter,
         CertificatesExporter,
+        DonationsExporter,
+        PrizesExporter,
+        SubRankingsExporter,
+        StatisticsExporter,
     )
 }
 

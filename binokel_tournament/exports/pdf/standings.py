@@ -37,6 +37,7 @@ from .base import (
     tournament_details,
     tournament_line,
 )
+from .charity import CertificateCharity
 from .fonts import fonts
 
 # standings table (landscape, posted on a wall)
@@ -244,6 +245,7 @@ class CertificatesExporter(PdfExporter):
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         pages = 0
         number = self.round_number(options)
+        self.charity = CertificateCharity(self.tournament)
         for competition in competitions(self, options):
             for row in compute_standings(competition, number).rows:
                 if row.place is None or row.place > options.top or row.games == 0:
@@ -288,6 +290,7 @@ class CertificatesExporter(PdfExporter):
         ) % {"points": number(row.total)}
         line(182 * mm, points, CERT_TEXT)
         line(210 * mm, _("%(place)s. Platz") % {"place": row.place}, CERT_PLACE)
+        self.charity.draw(c, centre, height, inner, row.entrant)
         self._draw_signature(c, INNER_BORDER + 14 * mm, _("Ort, Datum"))
         self._draw_signature(c, width / 2 + 8 * mm, _("Turnierleitung"))
 

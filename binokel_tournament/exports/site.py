@@ -1,0 +1,131 @@
+"""A static website of the evening to upload to a club's web space (``manage.py export_site``):
+``index.html`` first, then per tournament the standings (final and after each round), the
+categories and clubs, the prizes, the statistics, and the series it counts for. Plain HTML
+with relative links and one stylesheet; the same services as the desk and public pages."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from ..models import Mode, Series, Tournament
+from ..services import charity
+from ..services.prizes import prize_table
+from ..services.series import series_standings
+from ..services.standings import compute_standings, round_state
+from ..services.subrankings import sub_rankings
+
+STYLE = "style.css"
+
+
+@dataclass
+class SitePage:
+    path: str  # relative to the site's root
+    title: str
+
+
+@dataclass
+class TournamentSite:
+    tournament: Tournament
+    folder: str  # "" or "<slug>/"
+    pages: list[SitePage] = field(default_factory=list)
+
+
+def _write(out: Path, path: str, template: str, context: dict[str, object]) -> None:
+    depth = path.count("/")
+    html = render_to_string(template, {**context, "root": "../" * depth, "style": STYLE})
+    target = out / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html, encoding="utf-8")
+
+
+def _competitions(t: Tournament) -> list:  # type: ignore[type-arg]
+    return sorted(t.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
+
+
+def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
+    from ..views.charity import statistics_context
+
+    site = TournamentSite(t, folder)
+    base = {"tournament": t, "site": site}
+    for c in _competitions(t):
+        label = str(c.get_mode_display())
+        played = round_state(c).after or 0  # the last round with counted results
+        for after in [None, *range(1, played + 1)]:
+            standings = compute_standings(c, after)
+            suffix = f"-d{after}" if after else ""
+            name = f"rangliste-{c.mode}{suffix}.html"
+            title = (
+                _("Rangliste %(mode)s") % {"mode": label}
+                if after is None
+                else _("Rangliste %(mode)s nach dem %(n)s. Durchgang") % {"mode": label, "n": after}
+            )
+            site.pages.append(SitePage(folder + name, title))
+            _write(
+                out,
+                folder + name,
+                "site/standings.html",
+                {**base, "competition": c, "standings": standings, "title": title},
+            )
+        sub = sub_rankings(c)
+        if sub.categories or sub.clubs:
+            name = f"kategorien-{c.mode}.html"
+            title = _("Kategorien und Vereine %(mode)s") % {"mode": label}
+            site.pages.append(SitePage(folder + name, title))
+            _write(
+                out, folder + name, "site/subrankings.html", {**base, "sub": sub, "title": title}
+            )
+        if c.prizes.exists():
+            name = f"preise-{c.mode}.html"
+            title = _("Preise %(mode)s") % {"mode": label}
+            site.pages.append(SitePage(folder + name, title))
+            _write(
+                out,
+                folder + name,
+                "site/prizes.html",
+                {**base, "table": prize_table(c), "title": title},
+            )
+    title = _("Der Abend in Zahlen")
+    site.pages.append(SitePage(folder + "statistik.html", title))
+    _write(
+        out,
+        folder + "statistik.html",
+        "site/statistics.html",
+        {**statistics_context(t), **base, "title": title},
+    )
+    for series in Series.objects.filter(tournaments=t):
+        name = f"cup-{series.slug}.html"
+        site.pages.append(SitePage(folder + name, series.name))
+        _write(
+            out,
+            folder + name,
+            "site/series.html",
+            {**base, "standings": series_standings(series), "public": True, "title": series.name},
+        )
+    total = charity.evening(t) if charity.has_money(t) else None
+    _write(
+        out,
+        folder + "index.html",
+        "site/tournament.html",
+        {**base, "title": t.name, "total": total},
+    )
+    return site
+
+
+def write_site(out: Path, tournaments: list[Tournament]) -> list[Path]:
+    """Write the site into ``out``; returns the files written (``index.html`` first)."""
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(Path(settings.BASE_DIR) / "static" / "binokel" / "desk.css", out / STYLE)
+    if len(tournaments) == 1:
+        write_tournament(out, tournaments[0], "")
+    else:
+        sites = [write_tournament(out, t, f"{t.slug}/") for t in tournaments]
+        _write(out, "index.html", "site/index.html", {"sites": sites, "title": _("Turniere")})
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    index = out / "index.html"
+    return [index, *[p for p in files if p != index]]

@@ -1,0 +1,221 @@
+"""The charity evening's money, the bridge between the stored games and ``charity.money``:
+Startgeld and paid/open per entrant, lost-game donations counted from the stored games, extra
+donations by hand, and the evening's total. Recording payments needs RECORD_PAYMENTS (desk
+helpers too); fees, the donation rule and the purpose need MANAGE_CHARITY (organisers)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils.translation import gettext as _
+
+from charity.money import (
+    DonationRule,
+    EveningTotal,
+    FeeRule,
+    GameOutcome,
+    Statement,
+    evening_total,
+    statement,
+)
+
+from ..models import Entrant, ExtraDonation, Mode, PartyResult, Tournament
+from .access import Action, Actor, require
+from .audit import log_action
+from .errors import DeskError
+from .standings import counted_statuses
+
+CHARITY_FIELDS = (
+    "charity_purpose",
+    "entry_fee_cents",
+    "fee_per_player",
+    "donation_tiers",
+    "donation_counts_conceded",
+    "prize_mode",
+    "club_best",
+)
+MAX_CENTS = 10_000_000  # 100.000 € — more is a typing mistake
+
+
+def fee_rule(tournament: Tournament) -> FeeRule:
+    return FeeRule(tournament.entry_fee_cents, tournament.fee_per_player)
+
+
+def donation_rule(tournament: Tournament) -> DonationRule:
+    return DonationRule.from_pairs(
+        tournament.donation_tiers or [], tournament.donation_counts_conceded
+    )
+
+
+def has_money(tournament: Tournament) -> bool:
+    """Whether the tournament collects anything (a fee, a donation rule or extra donations)."""
+    return bool(
+        tournament.entry_fee_cents
+        or donation_rule(tournament).active
+        or tournament.extra_donations.exists()
+    )
+
+
+def declared_games(tournament: Tournament) -> dict[int, list[GameOutcome]]:
+    """Every game an entrant declared on a counted sheet, by entrant id (only the declarer
+    can lose a game: the rest need not be loaded)."""
+    rows = PartyResult.objects.filter(
+        entrant__tournament=tournament,
+        is_declarer=True,
+        game__sheet__status__in=counted_statuses(tournament),
+    ).values_list("entrant_id", "game__kind", "game__won")
+    out: dict[int, list[GameOutcome]] = defaultdict(list)
+    for entrant_id, kind, won in rows.iterator(chunk_size=4000):
+        out[entrant_id].append(GameOutcome(kind, True, won))
+    return out
+
+
+@dataclass(frozen=True)
+class EntrantStatement:
+    entrant: Entrant
+    statement: Statement
+
+
+def players_of_mode(mode: str) -> int:
+    return 2 if mode == Mode.PAIRS else 1
+
+
+def players_of(entrant: Entrant, mode: str) -> int:
+    return players_of_mode(mode)
+
+
+def statements(tournament: Tournament, mode: str | None = None) -> list[EntrantStatement]:
+    """One statement per entrant (by start number): Startgeld, lost games and donation, what
+    is paid. A withdrawn entrant who never played owes nothing and is not listed."""
+    fee, rule = fee_rule(tournament), donation_rule(tournament)
+    games = declared_games(tournament)
+    played = set(
+        PartyResult.objects.filter(entrant__tournament=tournament, entrant__withdrawn=True)
+        .values_list("entrant_id", flat=True)
+        .distinct()
+    )
+    entrants = tournament.entrants.select_related("competition").order_by("start_number")
+    if mode:
+        entrants = entrants.filter(competition__mode=mode)
+    out = []
+    for e in entrants:
+        if e.withdrawn and e.pk not in played:
+            continue
+        s = statement(
+            e.start_number,
+            e.display_name,
+            players_of(e, e.competition.mode),
+            games.get(e.pk, ()),
+            fee,
+            rule,
+            e.fee_paid,
+            e.donation_paid,
+        )
+        out.append(EntrantStatement(e, s))
+    return out
+
+
+def statement_of(entrant: Entrant) -> Statement:
+    tournament = entrant.tournament
+    games = declared_games(tournament).get(entrant.pk, ())
+    return statement(
+        entrant.start_number,
+        entrant.display_name,
+        players_of(entrant, entrant.competition.mode),
+        games,
+        fee_rule(tournament),
+        donation_rule(tournament),
+        entrant.fee_paid,
+        entrant.donation_paid,
+    )
+
+
+def extra_cents(tournament: Tournament) -> int:
+    return int(tournament.extra_donations.aggregate(s=Sum("amount_cents"))["s"] or 0)
+
+
+def evening(tournament: Tournament, items: list[EntrantStatement] | None = None) -> EveningTotal:
+    """The evening's total: Startgeld + donations + extra donations, and what is paid."""
+    items = statements(tournament) if items is None else items
+    extras = tournament.extra_donations.values_list("amount_cents", flat=True)
+    return evening_total((i.statement for i in items), extras)
+
+
+def set_paid(
+    entrant: Entrant,
+    user: Actor,
+    *,
+    fee_paid: bool | None = None,
+    donation_paid: bool | None = None,
+) -> Entrant:
+    """Mark Startgeld and/or donation of an entrant as paid or open."""
+    require(user, entrant.tournament, Action.RECORD_PAYMENTS)
+    with transaction.atomic():
+        fresh = Entrant.objects.select_for_update().get(pk=entrant.pk)
+        before = {"fee_paid": fresh.fee_paid, "donation_paid": fresh.donation_paid}
+        if fee_paid is not None:
+            fresh.fee_paid = fee_paid
+        if donation_paid is not None:
+            fresh.donation_paid = donation_paid
+        after = {"fee_paid": fresh.fee_paid, "donation_paid": fresh.donation_paid}
+        if after != before:
+            fresh.save(update_fields=["fee_paid", "donation_paid"])
+            log_action(fresh.tournament, user, "entrant.payment", fresh, before, after)
+    entrant.fee_paid, entrant.donation_paid = fresh.fee_paid, fresh.donation_paid
+    return entrant
+
+
+def add_extra_donation(
+    tournament: Tournament, user: Actor, description: str, cents: int
+) -> ExtraDonation:
+    require(user, tournament, Action.RECORD_PAYMENTS)
+    description = description.strip()
+    if not description:
+        raise DeskError(_("Bitte angeben, wofür oder von wem die Spende ist."), "description")
+    if not 0 < cents <= MAX_CENTS:
+        raise DeskError(_("Der Betrag muss größer als 0 sein."), "amount")
+    donation = ExtraDonation.objects.create(
+        tournament=tournament, description=description, amount_cents=cents
+    )
+    log_action(
+        tournament,
+        user,
+        "donation.add",
+        donation,
+        after={"description": description, "amount_cents": cents},
+    )
+    return donation
+
+
+def remove_extra_donation(donation: ExtraDonation, user: Actor) -> None:
+    require(user, donation.tournament, Action.MANAGE_CHARITY)
+    log_action(
+        donation.tournament,
+        user,
+        "donation.remove",
+        donation,
+        {"description": donation.description, "amount_cents": donation.amount_cents},
+    )
+    donation.delete()
+
+
+def update_charity_settings(
+    tournament: Tournament, user: Actor, fields: dict[str, object]
+) -> Tournament:
+    """Fees, donation rule, purpose, prize mode, club ranking (organisers only)."""
+    require(user, tournament, Action.MANAGE_CHARITY)
+    unknown = set(fields) - set(CHARITY_FIELDS)
+    if unknown:
+        raise ValueError(f"not charity settings: {sorted(unknown)}")
+    with transaction.atomic():
+        fresh = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before = {k: getattr(fresh, k) for k in CHARITY_FIELDS}
+        for key, value in fields.items():
+            setattr(fresh, key, value)
+        fresh.save(update_fields=list(fields))
+        after = {k: getattr(fresh, k) for k in CHARITY_FIELDS}
+        log_action(fresh, user, "tournament.charity", fresh, before, after)
+    return fresh

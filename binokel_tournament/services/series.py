@@ -1,0 +1,233 @@
+"""Series (cups) over several tournaments and the player register, the bridge to
+``charity.series``. Entrants are linked to players explicitly (a returning player is found by
+name, the desk links or creates); players can be merged, and deleted on request (their
+tournaments keep the names they played under). Register and series are the installation's,
+not one tournament's: changing them needs an account that may create tournaments; linking an
+entrant needs REGISTER in its tournament."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from charity.series import (
+    DEFAULT_CUP_POINTS,
+    EveningResult,
+    SeriesMethod,
+    SeriesRow,
+    SeriesRule,
+    name_key,
+    series_ranking,
+)
+
+from ..models import Entrant, Mode, Player, Series, Tournament
+from .access import Action, Actor, require, require_create_tournament
+from .audit import log_action
+from .errors import DeskError
+from .standings import compute_standings
+
+PlayerKey = int | tuple[int, int]
+
+
+def candidates(name: str, limit: int = 5) -> list[Player]:
+    """Players of the register with this name (case, spaces, ß/ss aside)."""
+    key = name_key(name)
+    if not key:
+        return []
+    first = key.split()[0]
+    found = Player.objects.filter(name__icontains=first[:40]).order_by("name", "club", "id")
+    return [p for p in found[:200] if name_key(p.name) == key][:limit]
+
+
+def _snapshot(entrant: Entrant) -> dict[str, object]:
+    return {"player": entrant.player_id, "partner_player": entrant.partner_player_id}
+
+
+def link_player(
+    entrant: Entrant, player: Player | None, user: Actor, *, partner: bool = False
+) -> Player:
+    """Link the entrant (or the partner of a pair) to ``player``, or to a new register entry
+    made from its name and club when ``player`` is None."""
+    require(user, entrant.tournament, Action.REGISTER)
+    with transaction.atomic():
+        fresh = Entrant.objects.select_for_update().get(pk=entrant.pk)
+        before = _snapshot(fresh)
+        if player is None:
+            name = fresh.partner if partner else fresh.name
+            if not name:
+                raise DeskError(_("Dieses Paar hat keinen Partner eingetragen."))
+            player = Player.objects.create(name=name, club=fresh.club)
+        if partner:
+            fresh.partner_player = player
+        else:
+            fresh.player = player
+        fresh.save(update_fields=["partner_player" if partner else "player"])
+        log_action(fresh.tournament, user, "entrant.player", fresh, before, _snapshot(fresh))
+    entrant.player_id, entrant.partner_player_id = fresh.player_id, fresh.partner_player_id
+    return player
+
+
+def unlink_player(entrant: Entrant, user: Actor, *, partner: bool = False) -> None:
+    require(user, entrant.tournament, Action.REGISTER)
+    before = _snapshot(entrant)
+    if partner:
+        entrant.partner_player = None
+    else:
+        entrant.player = None
+    entrant.save(update_fields=["partner_player" if partner else "player"])
+    log_action(entrant.tournament, user, "entrant.player", entrant, before, _snapshot(entrant))
+
+
+def merge_players(keep: Player, other: Player, user: Actor) -> Player:
+    """The same person twice in the register: ``other``'s entries move to ``keep``."""
+    require_create_tournament(user)
+    if keep.pk == other.pk:
+        raise DeskError(_("Zum Zusammenführen bitte zwei verschiedene Einträge wählen."))
+    with transaction.atomic():
+        Entrant.objects.filter(player=other).update(player=keep)
+        Entrant.objects.filter(partner_player=other).update(partner_player=keep)
+        keep.consent = keep.consent or other.consent
+        keep.save(update_fields=["consent"])
+        log_action(None, user, "player.merge", keep, {"merged": str(other.uid)}, None)
+        other.delete()
+    return keep
+
+
+def delete_player(player: Player, user: Actor) -> None:
+    """Deletion on request: the register entry goes, the entrants keep their names."""
+    require_create_tournament(user)
+    log_action(None, user, "player.delete", player, {"uid": str(player.uid)}, None)
+    player.delete()
+
+
+def set_consent(player: Player, consent: bool, user: Actor) -> None:
+    require_create_tournament(user)
+    player.consent = consent
+    player.save(update_fields=["consent"])
+    log_action(None, user, "player.consent", player, None, {"consent": consent})
+
+
+def register_rows(query: str = "", limit: int = 200) -> list[tuple[Player, int]]:
+    """Players (with their number of entries), filtered by a name or club."""
+    players = Player.objects.all()
+    if query.strip():
+        q = query.strip()[:60]
+        players = players.filter(Q(name__icontains=q) | Q(club__icontains=q))
+    out = []
+    for p in players.order_by("name", "club", "id")[:limit]:
+        count = Entrant.objects.filter(Q(player=p) | Q(partner_player=p)).count()
+        out.append((p, count))
+    return out
+
+
+# --- series ----------------------------------------------------------------------------------
+
+
+def series_rule(series: Series) -> SeriesRule:
+    cup = tuple(int(v) for v in (series.cup_points or [])) or DEFAULT_CUP_POINTS
+    return SeriesRule(SeriesMethod(series.method), series.best, cup, series.require_all)
+
+
+def create_series(name: str, user: Actor, **fields: object) -> Series:
+    require_create_tournament(user)
+    name = name.strip()
+    if not name:
+        raise DeskError(_("Bitte einen Namen angeben."), "name")
+    base = slugify(name) or "cup"
+    slug, n = base, 1
+    while Series.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    series = Series.objects.create(name=name, slug=slug, **fields)
+    log_action(None, user, "series.create", series, None, {"name": name})
+    return series
+
+
+def update_series(
+    series: Series, user: Actor, fields: dict[str, object], tournaments: list[Tournament]
+) -> Series:
+    require_create_tournament(user)
+    for t in tournaments:
+        if t not in set(series.tournaments.all()):
+            require(user, t, Action.VIEW)  # only tournaments one belongs to can be added
+    with transaction.atomic():
+        for key, value in fields.items():
+            setattr(series, key, value)
+        series.save()
+        series.tournaments.set(tournaments)
+        log_action(
+            None,
+            user,
+            "series.edit",
+            series,
+            None,
+            {**{k: v for k, v in fields.items()}, "tournaments": [t.slug for t in tournaments]},
+        )
+    return series
+
+
+@dataclass
+class SeriesLine:
+    row: SeriesRow
+    name: str
+    consent: bool
+
+
+@dataclass
+class SeriesStandings:
+    series: Series
+    tournaments: list[Tournament]
+    lines: list[SeriesLine]
+    unlinked: int  # entrants of the counted tournaments without a register entry
+
+
+def evening_key(entrant: Entrant, pairs: bool) -> PlayerKey | None:
+    if entrant.player_id is None:
+        return None
+    if not pairs:
+        return entrant.player_id
+    if entrant.partner_player_id is None:
+        return None
+    a, b = sorted((entrant.player_id, entrant.partner_player_id))
+    return (a, b)
+
+
+def series_standings(series: Series) -> SeriesStandings:
+    pairs = series.mode == Mode.PAIRS
+    tournaments = sorted(series.tournaments.all(), key=lambda t: (t.date is None, t.date, t.name))
+    evenings: list[list[EveningResult]] = []
+    unlinked = 0
+    for t in tournaments:
+        results: list[EveningResult] = []
+        competition = t.competitions.filter(mode=series.mode).first()
+        if competition is not None:
+            for row in compute_standings(competition).rows:
+                if row.games == 0:
+                    continue
+                key = evening_key(row.entrant, pairs)
+                if key is None:
+                    unlinked += 1
+                    continue
+                results.append(EveningResult(key, row.place, row.total))
+        evenings.append(results)
+    rows = series_ranking(evenings, series_rule(series))
+    ids: set[int] = set()
+    for r in rows:
+        ids.update(r.player if isinstance(r.player, tuple) else (r.player,))  # type: ignore[arg-type]
+    players = Player.objects.in_bulk(ids)
+    lines = []
+    for r in rows:
+        keys = r.player if isinstance(r.player, tuple) else (r.player,)
+        people = [players[k] for k in keys if k in players]  # type: ignore[index]
+        lines.append(
+            SeriesLine(
+                r,
+                " / ".join(p.name for p in people),
+                all(p.consent for p in people) and bool(people),
+            )
+        )
+    return SeriesStandings(series, tournaments, lines, unlinked)

@@ -1,0 +1,73 @@
+"""The evening's statistics (the "Pressebericht"), the bridge between the stored results and
+``charity.statistics``: one query for every counted party result, names for the entrants."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from charity.statistics import PartyRecord, Statistics, Top, compute
+
+from ..models import PartyResult, Tournament
+from .standings import counted_statuses
+
+
+def records(
+    tournament: Tournament, mode: str | None = None, up_to: int | None = None
+) -> list[PartyRecord]:
+    results = PartyResult.objects.filter(
+        entrant__tournament=tournament,
+        game__sheet__status__in=counted_statuses(tournament),
+    )
+    if mode:
+        results = results.filter(entrant__competition__mode=mode)
+    if up_to is not None:
+        results = results.filter(round_number__lte=up_to)
+    rows = results.order_by("round_number", "game__sheet__table__number", "game_id", "id")
+    return [
+        PartyRecord(*values)
+        for values in rows.values_list(
+            "game_id",
+            "round_number",
+            "entrant_id",
+            "game__kind",
+            "is_declarer",
+            "game__won",
+            "sits_out",
+            "points",
+            "meld",
+        ).iterator(chunk_size=4000)
+    ]
+
+
+@dataclass
+class EveningStatistics:
+    stats: Statistics
+    names: dict[int, str]  # entrant id → "12 Anna Müller"
+
+    def who(self, top: Top | None) -> str:
+        return self.names.get(top.entrant_id, "") if top is not None else ""
+
+    @property
+    def highest_game_who(self) -> str:
+        return self.who(self.stats.highest_game)
+
+    @property
+    def highest_round_who(self) -> str:
+        return self.who(self.stats.highest_round)
+
+    def best_rounds(self) -> list[tuple[str, Top]]:
+        """Each entrant's best round, best first."""
+        items = [(self.names.get(k, ""), top) for k, top in self.stats.best_rounds.items()]
+        return sorted(items, key=lambda item: (-item[1].points, item[0]))
+
+
+def evening_statistics(
+    tournament: Tournament, mode: str | None = None, up_to: int | None = None
+) -> EveningStatistics:
+    """The figures of every counted game (of the rounds up to ``up_to``, when given)."""
+    stats = compute(records(tournament, mode, up_to))
+    names = {
+        e.pk: f"{e.start_number} {e.display_name}"
+        for e in tournament.entrants.only("start_number", "name", "partner")
+    }
+    return EveningStatistics(stats, names)

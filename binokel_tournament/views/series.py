@@ -1,0 +1,167 @@
+"""The player register and the series (cups): installation-wide pages of the desk, and the
+per-tournament page that links entrants to the register."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from ..charity_forms import SeriesForm
+from ..models import Entrant, Player, Series
+from ..services import series as service
+from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
+from ..services.errors import DeskError
+from .common import desk_tournament, plain_int
+
+
+def _require_register(request: HttpRequest) -> None:
+    if not can_create_tournament(request.user):
+        raise NotAllowed(_("Spielerregister und Cup-Serien verwaltet die Turnierleitung."))
+
+
+@login_required
+def players(request: HttpRequest) -> HttpResponse:
+    """The register: search, consent, merge two entries, delete on request."""
+    _require_register(request)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        player = get_object_or_404(Player, pk=plain_int(request.POST.get("player", "")) or 0)
+        try:
+            if action == "delete":
+                service.delete_player(player, request.user)
+                messages.success(request, _("Der Eintrag wurde gelöscht."))
+            elif action == "consent":
+                service.set_consent(player, request.POST.get("consent") == "1", request.user)
+            elif action == "merge":
+                other = get_object_or_404(Player, pk=plain_int(request.POST.get("other", "")) or 0)
+                service.merge_players(player, other, request.user)
+                messages.success(request, _("Zusammengeführt."))
+        except DeskError as exc:
+            messages.error(request, exc.message)
+        return redirect("desk:players")
+    query = request.GET.get("q", "")[:60]
+    return render(
+        request, "desk/players.html", {"rows": service.register_rows(query), "query": query}
+    )
+
+
+@login_required
+def player_links(request: HttpRequest, slug: str) -> HttpResponse:
+    """This tournament's entrants and the register: link a returning player, or make a new
+    entry (explicitly, one click each)."""
+    t = desk_tournament(request, slug, Action.REGISTER if request.method == "POST" else Action.VIEW)
+    if request.method == "POST":
+        entrant = get_object_or_404(
+            Entrant, pk=plain_int(request.POST.get("entrant", "")) or 0, tournament=t
+        )
+        partner = request.POST.get("partner") == "1"
+        action = request.POST.get("action", "")
+        try:
+            if action == "unlink":
+                service.unlink_player(entrant, request.user, partner=partner)
+            else:
+                player = None
+                if action == "link":
+                    player = get_object_or_404(
+                        Player, pk=plain_int(request.POST.get("player", "")) or 0
+                    )
+                service.link_player(entrant, player, request.user, partner=partner)
+        except DeskError as exc:
+            messages.error(request, exc.message)
+        return redirect(f"{request.path}#e{entrant.start_number}")
+    rows = []
+    for e in t.entrants.select_related("player", "partner_player", "competition").order_by(
+        "start_number"
+    ):
+        people = [(False, e.name, e.player)]
+        if e.partner:
+            people.append((True, e.partner, e.partner_player))
+        rows.append(
+            {
+                "entrant": e,
+                "people": [
+                    {
+                        "partner": partner,
+                        "name": name,
+                        "player": player,
+                        "candidates": service.candidates(name) if player is None else [],
+                    }
+                    for partner, name, player in people
+                ],
+            }
+        )
+    return render(request, "desk/player_links.html", {"tournament": t, "rows": rows})
+
+
+@login_required
+def series_list(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        _require_register(request)
+        try:
+            created = service.create_series(request.POST.get("name", "")[:200], request.user)
+        except DeskError as exc:
+            messages.error(request, exc.message)
+            return redirect("desk:series_list")
+        return redirect("desk:series_detail", slug=created.slug)
+    return render(
+        request,
+        "desk/series_list.html",
+        {"series": Series.objects.all(), "can_edit": can_create_tournament(request.user)},
+    )
+
+
+@login_required
+def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    series = get_object_or_404(Series, slug=slug)
+    mine = tournaments_of(request.user)
+    form = SeriesForm(
+        request.POST if request.method == "POST" else None,
+        instance=series,
+        tournaments=(mine | series.tournaments.all()).distinct(),
+    )
+    if request.method == "POST":
+        _require_register(request)
+        if form.is_valid():
+            fields = {
+                k: form.cleaned_data[k]
+                for k in ("name", "mode", "method", "best", "cup_points", "require_all")
+            }
+            try:
+                service.update_series(
+                    Series.objects.get(pk=series.pk),
+                    request.user,
+                    fields,
+                    list(form.cleaned_data["tournaments"]),
+                )
+            except DeskError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Gespeichert."))
+                return redirect("desk:series_detail", slug=slug)
+    return render(
+        request,
+        "desk/series_detail.html",
+        {
+            "series": series,
+            "standings": service.series_standings(series),
+            "form": form,
+            "can_edit": can_create_tournament(request.user),
+        },
+    )
+
+
+def public_series(request: HttpRequest, slug: str) -> HttpResponse:
+    """A series for everyone, when all its tournaments have public pages; players without
+    consent are not named."""
+    series = get_object_or_404(Series, slug=slug)
+    tournaments = list(series.tournaments.all())
+    if not tournaments or not all(t.public_pages for t in tournaments):
+        raise Http404
+    return render(
+        request,
+        "public/series.html",
+        {"series": series, "standings": service.series_standings(series), "public": True},
+    )

@@ -1,0 +1,95 @@
+"""The prize table at the desk: winners choose in rank order (the desk records it; a choice
+out of turn or of a taken prize is refused and changes nothing), choices can be taken back,
+places get prizes by rank when the organiser says so, special prizes find their winners.
+One demo for the module (13 Einzel, 4 pairs, round 1 scored), rolled back at the end."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.urls import reverse
+
+from binokel_tournament.models import Mode, Prize, PrizeMode, Special
+from binokel_tournament.services import prizes
+from binokel_tournament.services.charity import update_charity_settings
+from binokel_tournament.services.demo import create_demo
+from binokel_tournament.services.standings import compute_standings
+
+
+@pytest.fixture(scope="module")
+def evening(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), transaction.atomic():
+        tournament, _created = create_demo(13, 4, scored_rounds=1, slug="benefiz-preise")
+        yield tournament
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def helper(client, evening, db):
+    client.force_login(get_user_model().objects.get(username="kasse"))
+    return client
+
+
+def singles(t):
+    return t.competitions.get(mode=Mode.SINGLES)
+
+
+def test_winners_choose_in_rank_order_and_the_desk_records_it(helper, evening):
+    competition = singles(evening)
+    url = reverse("desk:prizes", args=[evening.slug, "singles"])
+    ranked = [r for r in compute_standings(competition).rows if r.place is not None]
+    table = prizes.prize_table(competition)
+    assert table.next_chooser.pk == ranked[0].entrant.pk
+    page = helper.get(url).content.decode()
+    assert ranked[0].entrant.display_name in page and "Jetzt wählt" in page
+    honey = Prize.objects.get(competition=competition, description="Glas Honig vom Imker")
+    out_of_turn = {"action": "choose", "prize": honey.pk, "entrant": ranked[1].entrant.pk}
+    response = helper.post(url, out_of_turn, follow=True)
+    assert "Jetzt wählt jemand anderes" in response.content.decode()
+    honey.refresh_from_db()
+    assert honey.chosen_by is None
+    in_turn = {**out_of_turn, "entrant": ranked[0].entrant.pk}
+    assert helper.post(url, in_turn).status_code == 302
+    honey.refresh_from_db()
+    assert honey.chosen_by_id == ranked[0].entrant.pk
+    again = helper.post(url, {**in_turn, "entrant": ranked[1].entrant.pk}, follow=True)
+    assert "schon gewählt" in again.content.decode()
+    table = prizes.prize_table(competition)
+    assert table.next_chooser.pk == ranked[1].entrant.pk
+    assert honey not in table.open_prizes
+    helper.post(url, {"action": "undo", "prize": honey.pk})
+    honey.refresh_from_db()
+    assert honey.chosen_by is None
+    assert prizes.prize_table(competition).next_chooser.pk == ranked[0].entrant.pk
+
+
+def test_in_rank_mode_places_get_the_prizes_in_order(evening, db):
+    changed = update_charity_settings(evening, None, {"prize_mode": PrizeMode.RANK})
+    competition = singles(changed)
+    ranked = [r for r in compute_standings(competition).rows if r.place is not None]
+    rows = prizes.prize_table(competition).rows
+    places = [r for r in rows if not r.prize.special]
+    assert [r.entrant.pk for r in places] == [r.entrant.pk for r in ranked[: len(places)]]
+    specials = {r.prize.special: r for r in rows if r.prize.special}
+    assert specials[Special.LATERNE].entrant.pk == ranked[-1].entrant.pk
+    women = [r for r in ranked if "damen" in (r.entrant.categories or [])]
+    best_woman = specials[Special.BEST_WOMAN].entrant
+    assert (best_woman.pk if best_woman else None) == (women[0].entrant.pk if women else None)
+    with pytest.raises(prizes.DeskError):
+        prizes.record_choice(places[0].prize, ranked[0].entrant, None)
+
+
+def test_the_organiser_adds_and_removes_prizes(client, evening, db):
+    client.force_login(get_user_model().objects.get(username="orga"))
+    url = reverse("desk:prizes", args=[evening.slug, "pairs"])
+    data = {"action": "add", "mode": "pairs", "description": "Zwei Kinokarten", "value": "20"}
+    assert client.post(url, data).status_code == 302
+    prize = Prize.objects.get(description="Zwei Kinokarten")
+    assert prize.value_cents == 2000 and prize.position == 4
+    twice = {**data, "description": "Noch eine Laterne", "special": "laterne"}
+    client.post(url, twice)
+    response = client.post(url, twice)
+    assert "gibt es in der Wertung schon" in response.content.decode()
+    client.post(url, {"action": "remove", "prize": prize.pk})
+    assert not Prize.objects.filter(pk=prize.pk).exists()
