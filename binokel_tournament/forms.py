@@ -155,7 +155,8 @@ class NumberListField(forms.CharField):
             return ", ".join(str(v) for v in value)
         return value
 
-    def to_python(self, value: Any) -> list[Any]:
+    # a CharField's cleaning (strip, empty values) gives the text; the field's value is a list
+    def to_python(self, value: Any) -> list[Any]:  # type: ignore[override]
         text = str(super().to_python(value) or "")
         items = [item.strip() for item in text.replace(";", ",").split(",") if item.strip()]
         try:

@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ..models import AuditLog, Competition, Entrant, Membership, Mode, Role, Seat, Tournament
-from .access import Action, Actor, require, require_create_tournament
+from .access import Action, Actor, account_id, require, require_create_tournament
 from .audit import audit_entry, log_action
 from .errors import DeskError
 
@@ -42,7 +42,9 @@ def create_tournament(
         for mode in modes:
             Competition.objects.create(tournament=tournament, mode=mode)
         if creator is not None:
-            Membership.objects.create(tournament=tournament, user=creator, role=Role.ORGANISER)
+            Membership.objects.create(
+                tournament=tournament, user_id=account_id(creator), role=Role.ORGANISER
+            )
             log_action(tournament, creator, "tournament.create", tournament, after={"name": name})
     return tournament
 
