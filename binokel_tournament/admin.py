@@ -10,7 +10,7 @@ admin.site.register(models.Competition)
 
 
 @admin.register(models.Entrant)
-class EntrantAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EntrantAdmin(admin.ModelAdmin):
     list_display = ["start_number", "name", "partner", "club", "competition", "withdrawn"]
     list_filter = ["competition", "withdrawn", "unranked"]
     search_fields = ["name", "partner", "club"]
@@ -22,13 +22,13 @@ admin.site.register(models.ScoreSheet)
 
 
 @admin.register(models.Membership)
-class MembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MembershipAdmin(admin.ModelAdmin):
     list_display = ["tournament", "user", "role"]
     list_filter = ["role", "tournament"]
 
 
 @admin.register(models.AuditLog)
-class AuditLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditLogAdmin(admin.ModelAdmin):
     """Read-only for everybody, superusers included: the audit log is evidence."""
 
     list_display = ["at", "tournament", "user", "action", "object_type", "object_id"]

@@ -43,7 +43,7 @@ class EuroField(forms.CharField):
     def prepare_value(self, value: Any) -> Any:
         return cents_input(value) if isinstance(value, int) else value
 
-    def clean(self, value: Any) -> int:  # type: ignore[override]
+    def clean(self, value: Any) -> int:
         text = super().clean(value)
         if not text:
             return 0
@@ -198,7 +198,9 @@ class SeriesForm(forms.ModelForm):
     def __init__(self, *args: Any, tournaments: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if tournaments is not None:
-            self.fields["tournaments"].queryset = tournaments
+            field = self.fields["tournaments"]
+            assert isinstance(field, forms.ModelMultipleChoiceField)
+            field.queryset = tournaments
         if self.instance.pk and not self.is_bound:
             self.initial["cup_points"] = ", ".join(str(v) for v in self.instance.cup_points or [])
 

@@ -46,7 +46,7 @@ RULE_FIELD_LABELS = {
     "rundlauf_value": _("Rundlauf (0: kein Rundlauf)"),
     "rundlauf_with_familie_value": _("Rundlauf mit Familie"),
 }
-RULE_CHOICES = {
+RULE_CHOICES: dict[str, tuple[Any, list[tuple[str, Any]]]] = {
     "conceded_opponent_mode": (
         _("Abgeschrieben: Gegenspieler erhalten"),
         [
@@ -152,7 +152,8 @@ class NumberListField(forms.CharField):
             return ", ".join(str(v) for v in value)
         return value
 
-    def to_python(self, value: Any) -> list[Any]:
+    # a CharField's cleaning (strip, empty values) gives the text; the field's value is a list
+    def to_python(self, value: Any) -> list[Any]:  # type: ignore[override]
         text = str(super().to_python(value) or "")
         items = [item.strip() for item in text.replace(";", ",").split(",") if item.strip()]
         try:

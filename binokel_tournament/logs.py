@@ -45,7 +45,8 @@ def describe_request(request: HttpRequest) -> list[str]:
             shown = "***" if SECRET_FIELD.search(key) else " | ".join(v[:MAX_VALUE] for v in values)
             lines.append(f"  {key[:80]} = {shown}")
     if files:
-        for key, upload in files.items():
+        for key, uploads in files.lists():
+            upload = uploads[-1]  # as files[key] gives it
             lines.append(f"  file {key[:80]}: {upload.name!r}, {upload.size} bytes")
     return lines
 

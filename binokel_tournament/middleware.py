@@ -24,14 +24,14 @@ class DeskLocaleMiddleware:
         if language not in self.supported:
             language = settings.LANGUAGE_CODE
         translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response
 
 
-def _has_null(pairs: Iterable[tuple[str, str]]) -> bool:
-    return any("\x00" in key or "\x00" in value for key, value in pairs)
+def _has_null(pairs: Iterable[tuple[str, object]]) -> bool:
+    return any("\x00" in key or "\x00" in str(value) for key, value in pairs)
 
 
 class RejectNullCharactersMiddleware:
@@ -63,5 +63,6 @@ class RejectNullCharactersMiddleware:
         for key, values in request.POST.lists():
             for value in values:
                 yield key, value
-        for key, upload in request.FILES.items():
-            yield key, upload.name or ""
+        for key, uploads in request.FILES.lists():
+            for upload in uploads:
+                yield key, upload.name or ""

@@ -1,5 +1,12 @@
-"""Shared fixtures. In CI (CI=true) a test that would be skipped for a missing PostgreSQL or
-browser fails instead: CI must prove the real parts work."""
+"""Settings and hooks for the whole suite, in every test process (pytest-xdist runs two):
+
+- fast password hashing, a local-memory cache emptied before every test, automatic backups
+  written synchronously into a temporary folder of this process;
+- tests marked ``postgres`` are deselected unless DATABASE_URL names PostgreSQL;
+- the slowest test files are handed out first, so that no process waits for one at the end.
+
+Skipping for a missing real part (PostgreSQL, chromium) is ``tests.support.require``: it
+skips locally and fails in CI (CI=true). Data built once per session: ``tests.dbsnapshot``."""
 
 from __future__ import annotations
 
@@ -29,9 +36,15 @@ def _empty_cache() -> None:
     cache.clear()
 
 
+# test files that take far longer than the rest (a real server killed ten times, a browser):
+# handed out first, they run beside the many short files instead of after them
+SLOW_FIRST = ("tests/web/test_crash.py", "tests/browser/")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``postgres`` run in the PostgreSQL pass of the suite (DATABASE_URL set to
-    PostgreSQL, as .ci/run does) and are left out of the SQLite pass."""
+    PostgreSQL, as .ci/run does) and are left out of the SQLite pass. The slow files first."""
+    items.sort(key=lambda item: 0 if item.nodeid.startswith(SLOW_FIRST) else 1)  # stable
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith(("postgres://", "postgresql://")):
         return

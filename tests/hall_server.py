@@ -43,8 +43,18 @@ def entries_digest(entries: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def own_ports() -> range:
+    """The ports of this test process: under pytest-xdist each worker (gw0, gw1, ...) takes
+    its own slice of PORTS, so that two workers never pick the same free port at once."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    if not worker.startswith("gw") or count <= 1:
+        return PORTS
+    return PORTS[int(worker[2:]) % count :: count]
+
+
 def free_port() -> int:
-    for port in PORTS:
+    for port in own_ports():
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))

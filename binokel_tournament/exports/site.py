@@ -13,7 +13,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from ..models import Mode, Series, Tournament
+from ..models import Competition, Mode, Series, Tournament
 from ..services import charity
 from ..services.prizes import prize_table
 from ..services.series import series_standings
@@ -44,7 +44,7 @@ def _write(out: Path, path: str, template: str, context: dict[str, object]) -> N
     target.write_text(html, encoding="utf-8")
 
 
-def _competitions(t: Tournament) -> list:  # type: ignore[type-arg]
+def _competitions(t: Tournament) -> list[Competition]:
     return sorted(t.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
 
 

@@ -16,9 +16,9 @@ which has the database anyway; a request always passes ``request.user`` (anonymo
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -28,6 +28,14 @@ from ..models import Membership, Role, Tournament
 Actor: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
 CREATE_TOURNAMENT_PERMISSION = "binokel_tournament.add_tournament"
+
+
+def account_id(user: Actor) -> Any:
+    """The primary key of the stored account behind an actor, for the models' user fields;
+    None for the system (commands) and for anonymous visitors."""
+    if user is None or not user.is_authenticated:
+        return None
+    return user.pk
 
 
 class Action(StrEnum):
@@ -77,7 +85,7 @@ def role_of(user: Actor, tournament: Tournament) -> str | None:
     if user is None or not user.is_authenticated or not user.is_active:
         return None
     role: str | None = (
-        Membership.objects.filter(tournament=tournament, user=user)
+        Membership.objects.filter(tournament=tournament, user_id=account_id(user))
         .values_list("role", flat=True)
         .first()
     )
@@ -108,7 +116,7 @@ def tournaments_of(user: Actor) -> QuerySet[Tournament]:
         return Tournament.objects.all()
     if not user.is_authenticated:
         return Tournament.objects.none()
-    return Tournament.objects.filter(memberships__user=user)
+    return Tournament.objects.filter(memberships__user_id=account_id(user))
 
 
 def can_create_tournament(user: Actor) -> bool:
@@ -116,7 +124,9 @@ def can_create_tournament(user: Actor) -> bool:
     gives it) may create tournaments; they become the new tournament's organiser."""
     if user is None:
         return True
-    return bool(user.is_authenticated and user.has_perm(CREATE_TOURNAMENT_PERMISSION))
+    if not user.is_authenticated or not isinstance(user, PermissionsMixin):
+        return False  # permissions are PermissionsMixin's (the account model has it)
+    return user.has_perm(CREATE_TOURNAMENT_PERMISSION)
 
 
 def require_create_tournament(user: Actor) -> None:

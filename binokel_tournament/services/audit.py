@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from ..models import AuditLog, Tournament
+from .access import account_id
 
 
 def audit_entry(
@@ -20,7 +21,7 @@ def audit_entry(
     """An unsaved audit entry; ``log_action`` saves one, a bulk service saves many at once."""
     return AuditLog(
         tournament=tournament,
-        user=user if user is not None and user.is_authenticated else None,
+        user_id=account_id(user),
         action=action,
         object_type=type(obj).__name__,
         object_id=str(getattr(obj, "pk", obj)),

@@ -73,7 +73,7 @@ from ..models import (
     Tournament,
     new_entry_token,
 )
-from .access import Action, Actor, require, require_create_tournament
+from .access import Action, Actor, account_id, require, require_create_tournament
 from .errors import DeskError
 
 logger = logging.getLogger("binokel.backup")
@@ -129,7 +129,8 @@ def _plain_fields(model: type[models.Model]) -> tuple[models.Field[Any, Any], ..
 def _rows(queryset: models.QuerySet[Any], *extra: str) -> list[dict[str, Any]]:
     """The rows of a query as dicts of the plain fields (by attribute name), the primary key
     and ``extra`` columns — plain values, no model instances (a backup reads thousands)."""
-    plain = [f.attname for f in _plain_fields(queryset.model)]
+    model: type[models.Model] = queryset.model
+    plain = [f.attname for f in _plain_fields(model)]
     return list(queryset.values("pk", *extra, *plain))
 
 
@@ -545,12 +546,12 @@ def _restore(
     players: dict[str, Player] = {}
     for entry in doc.get("players", []):
         uid = str(entry["uid"])
-        existing = Player.objects.filter(uid=uid).first()
-        if existing is None:
-            existing = _build(Player, entry, ())
-            existing.full_clean()
-            existing.save()
-        players[uid] = existing
+        known = Player.objects.filter(uid=uid).first()
+        if known is None:
+            known = _build(Player, entry, ())
+            known.full_clean()
+            known.save()
+        players[uid] = known
 
     def player(uid: Any) -> Player | None:
         return players[str(uid)] if uid is not None else None
@@ -657,7 +658,7 @@ def _restore(
         _build(Membership, entry, ("user",), tournament=t, user=member_user).save()
     if user is not None:
         Membership.objects.update_or_create(
-            tournament=t, user=user, defaults={"role": Role.ORGANISER}
+            tournament=t, user_id=account_id(user), defaults={"role": Role.ORGANISER}
         )
 
     new_keys = _new_keys(t)

@@ -155,7 +155,7 @@ def ensure_users() -> AbstractUser:
     if created:
         kasse.set_password(DEMO_PASSWORD)
         kasse.save()
-    return orga  # type: ignore[return-value]
+    return orga
 
 
 def ensure_demo_members(tournament: Tournament) -> None:

@@ -103,8 +103,8 @@ def prize_table(competition: Competition) -> PrizeTable:
         competition,
         tournament.prize_mode,
         rows,
-        entrants.get(turn.entrant_id) if turn and mode == PrizeMode.CHOICE else None,
-        turn.place if turn and mode == PrizeMode.CHOICE else None,
+        entrants.get(turn.entrant_id) if turn and mode == rules.PrizeMode.CHOICE else None,
+        turn.place if turn and mode == rules.PrizeMode.CHOICE else None,
         open_prizes,
     )
 

@@ -25,7 +25,7 @@ from ..models import (
     Seat,
     Tournament,
 )
-from .access import Action, Actor, require, require_create_tournament
+from .access import Action, Actor, account_id, require, require_create_tournament
 from .audit import audit_entry, log_action
 from .errors import DeskError
 
@@ -52,7 +52,9 @@ def create_tournament(
         for mode in modes:
             Competition.objects.create(tournament=tournament, mode=mode)
         if creator is not None:
-            Membership.objects.create(tournament=tournament, user=creator, role=Role.ORGANISER)
+            Membership.objects.create(
+                tournament=tournament, user_id=account_id(creator), role=Role.ORGANISER
+            )
             log_action(tournament, creator, "tournament.create", tournament, after={"name": name})
     return tournament
 

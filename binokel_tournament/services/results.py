@@ -38,7 +38,7 @@ from ..models import (
     Tournament,
 )
 from . import sheet_fields as F
-from .access import Action, require
+from .access import Action, account_id, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
@@ -323,7 +323,7 @@ def _save(
             raise DeskError(_("Der Spielzettel wurde gelöscht."))
         if not evaluation.entered_games and not evaluation.written_totals:
             raise DeskError(_("Auf dem Spielzettel ist nichts eingetragen; nichts gespeichert."))
-        sheet = ScoreSheet.objects.create(table=table, version=0, entered_by=author)
+        sheet = ScoreSheet.objects.create(table=table, version=0, entered_by_id=account_id(author))
         before = None
     else:
         if expected_version is not None and expected_version != sheet.version:
@@ -379,7 +379,7 @@ def _save(
         sheet.confirmed_at = timezone.now()
     if author is not None:
         # what this person typed is now a saved version: their working draft is done
-        SheetDraft.objects.filter(table=table, user=author).delete()
+        SheetDraft.objects.filter(table=table, user_id=account_id(author)).delete()
     if not changed and not confirming:
         return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
     sheet.version += 1
@@ -516,7 +516,11 @@ def keep_draft(
     require(user, table.round.tournament, Action.ENTER_RESULTS)
     saved = ScoreSheet.objects.filter(table=table).values_list("entries", flat=True).first()
     with write_transaction():
-        draft = SheetDraft.objects.select_for_update().filter(table=table, user=user).first()
+        draft = (
+            SheetDraft.objects.select_for_update()
+            .filter(table=table, user_id=account_id(user))
+            .first()
+        )
         if draft is not None and draft.seq >= seq:
             return draft  # a later state arrived first; this one is older
         if dict(entries) == (saved or {}):
@@ -528,13 +532,15 @@ def keep_draft(
                 with transaction.atomic():
                     return SheetDraft.objects.create(
                         table=table,
-                        user=user,
+                        user_id=account_id(user),
                         entries=dict(entries),
                         seq=seq,
                         base_version=base_version,
                     )
             except IntegrityError:  # the same person's other tab created it a moment ago
-                draft = SheetDraft.objects.select_for_update().get(table=table, user=user)
+                draft = SheetDraft.objects.select_for_update().get(
+                    table=table, user_id=account_id(user)
+                )
                 if draft.seq >= seq:
                     return draft
         draft.entries = dict(entries)
@@ -547,12 +553,12 @@ def keep_draft(
 def draft_of(table: Table, user: User) -> SheetDraft | None:
     if user is None or not user.is_authenticated:
         return None
-    return SheetDraft.objects.filter(table=table, user=user).first()
+    return SheetDraft.objects.filter(table=table, user_id=account_id(user)).first()
 
 
 def discard_draft(table: Table, user: User) -> None:
     if user is not None and user.is_authenticated:
-        SheetDraft.objects.filter(table=table, user=user).delete()
+        SheetDraft.objects.filter(table=table, user_id=account_id(user)).delete()
 
 
 def entries_snapshot(entries: Mapping[str, Any]) -> dict[str, str]:

@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Prefetch
@@ -212,9 +213,10 @@ def plan_figures(
     entrants: Sequence[pairing.Entrant],
     quality: pairing.Quality,
     played: int,
-) -> dict[str, object]:
-    """The figures kept with a plan: the engine's quality figures, with the club figure C for
-    every round instead of round 1 only, and how many rounds had been played."""
+) -> dict[str, Any]:
+    """The figures kept with a plan (a JSON document): the engine's quality figures, with the
+    club figure C for every round instead of round 1 only, and how many rounds had been
+    played."""
     clubs = pairing.clubs_by_round(plan, entrants, played)
     return {**quality.to_dict(), "C": [c.to_dict() for c in clubs], "played": played}
 
@@ -245,7 +247,7 @@ def seating_figures(competition: Competition, played: int | None = None) -> list
     """The quality figures of the competition's plan as they were measured when it was made
     (or re-planned); for a plan from before figures were kept, measured now with the
     ``played`` rounds (default: those locked) — one plan load. None without a plan."""
-    figures = competition.seating_figures
+    figures: dict[str, Any] | None = competition.seating_figures
     if not figures:
         plan = plan_from_db(competition)
         if plan is None:
@@ -334,7 +336,7 @@ def set_round_locked(round_obj: Round, locked: bool, user: Actor = None) -> None
         round_obj.tournament,
         user,
         "round.lock" if locked else "round.unlock",
-        round_obj,  # type: ignore[arg-type]
+        round_obj,
         {"locked": not locked},
         {"locked": locked},
     )

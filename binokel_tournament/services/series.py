@@ -217,12 +217,12 @@ def series_standings(series: Series) -> SeriesStandings:
     rows = series_ranking(evenings, series_rule(series))
     ids: set[int] = set()
     for r in rows:
-        ids.update(r.player if isinstance(r.player, tuple) else (r.player,))  # type: ignore[arg-type]
+        ids.update(r.player if isinstance(r.player, tuple) else (r.player,))
     players = Player.objects.in_bulk(ids)
     lines = []
     for r in rows:
         keys = r.player if isinstance(r.player, tuple) else (r.player,)
-        people = [players[k] for k in keys if k in players]  # type: ignore[index]
+        people = [players[k] for k in keys if k in players]
         lines.append(
             SeriesLine(
                 r,

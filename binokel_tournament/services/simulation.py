@@ -26,6 +26,7 @@ from scoring.tables import FIRST_DEALER
 
 from ..models import Round, Seat, SheetStatus, Table, TableKind
 from . import sheet_fields as F
+from .access import Actor
 from .results import evaluate, save_sheet, sheet_layout
 
 # a round with more tables draws each sheet's games from a pool of dealt games
@@ -235,7 +236,7 @@ def sheet_games(
 
 
 def simulate_round(
-    tournament_round: object, user: object, seed: int = 0, confirm: bool = True
+    tournament_round: Round, user: Actor, seed: int = 0, confirm: bool = True
 ) -> int:
     """Fill every table of a round that has no confirmed sheet; returns the number of sheets.
 

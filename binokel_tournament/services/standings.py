@@ -6,10 +6,10 @@ key, a label and a direction, ordered by the rule set's ``tie_breaks``."""
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import ClassVar
+from typing import Any, ClassVar, cast
 
 from django.db.models import Aggregate, Count, Q, Sum
 from django.utils.functional import Promise
@@ -274,8 +274,9 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
         row.round_points[item["round_number"] - 1] += item["points"] or 0
         row.total += item["points"] or 0
         row.games += item["games"]
+        values = cast(Mapping[str, Any], item)  # the metrics' aggregates, by their names
         for name in aggregates:
-            row.sums[name.removeprefix("metric_")] += item[name] or 0
+            row.sums[name.removeprefix("metric_")] += values[name] or 0
     from_tables = any(item["from_tables"] for item in results)
     ranked = rank(list(rows.values()), metrics)
     return Standings(competition, rounds, ranked, metrics, from_tables, state)

@@ -220,9 +220,9 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                 if receipt:
                     done = SubmissionReceipt.objects.filter(key=receipt, table=table).first()
                     if done is not None:
-                        sheet = ScoreSheet.objects.get(table=table)
-                        table.sheet = sheet
-                        return GameSaved(evaluate_table(table, sheet.entries), repeated=True)
+                        done_sheet = ScoreSheet.objects.get(table=table)
+                        table.sheet = done_sheet
+                        return GameSaved(evaluate_table(table, done_sheet.entries), repeated=True)
                 entry = _entry(table, lock=True)
                 sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
                 if entry.confirmed_at is not None or (
@@ -452,7 +452,7 @@ def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
     for table in tables:
         sheet: ScoreSheet | None = getattr(table, "sheet", None)
         entry: TableEntry | None = getattr(table, "entry", None)
-        entered = table.stored_games  # type: ignore[attr-defined]
+        entered = table.stored_games
         rows.append(
             BoardRow(
                 table=table,

@@ -10,6 +10,7 @@ at the same moment, worked it out again under the first requests)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from django.conf import settings
 from django.template.loader import get_template
@@ -43,7 +44,7 @@ def warm_up() -> None:
     if not seen:  # a new installation: the default rule set
         warm_rules(get_preset(Tournament._meta.get_field("preset").get_default()))
     get_resolver().url_patterns  # noqa: B018 - imports the URLconf and every view module
-    for folder in [Path(d) for d in settings.TEMPLATES[0]["DIRS"]]:
+    for folder in [Path(d) for d in cast(list[str], settings.TEMPLATES[0]["DIRS"])]:
         for path in sorted(folder.rglob("*.html")):
             get_template(path.relative_to(folder).as_posix())
     for code, _name in settings.LANGUAGES:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..forms import MemberForm, RestoreForm
-from ..models import AuditLog, Membership, Role
+from ..models import AuditLog, Membership, Role, Tournament
 from ..services import backup, members
 from ..services.access import Action, NotAllowed, can_create_tournament
 from ..services.errors import DeskError
@@ -69,13 +69,13 @@ def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _change_member(request: HttpRequest, tournament: object, action: str) -> HttpResponse:
-    slug = tournament.slug  # type: ignore[attr-defined]
+def _change_member(request: HttpRequest, tournament: Tournament, action: str) -> HttpResponse:
+    slug = tournament.slug
     if action == "unlock":
         count = members.unlock_login(
             tournament,
             request.POST.get("username", "")[:150],
-            request.user,  # type: ignore[arg-type]
+            request.user,
         )
         messages.success(
             request,
@@ -129,7 +129,7 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect(f"{_home()}?alle=1")
     upload = form.cleaned_data["file"]
     if upload.size > backup.MAX_BYTES:

@@ -11,6 +11,8 @@ import pytest
 
 from tests.support import require
 
+from .support import STATE_TIMEOUT_MS
+
 # Playwright's sync API keeps an event loop in this thread; the ORM calls in the tests are
 # still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -47,6 +49,6 @@ def browser() -> Iterator[object]:
 def page(browser, live_server):  # type: ignore[no-untyped-def]
     context = browser.new_context(locale="de-DE", base_url=live_server.url)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(STATE_TIMEOUT_MS)
     yield page
     context.close()

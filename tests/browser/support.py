@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from binokel_tournament.services import sheet_fields as F
 
+# How long a wait for a state (a text, a selector, a page) may take before it fails: the waits
+# are for states, never for time, and on a loaded two-core machine a page with a server in the
+# same process can take well over ten seconds to arrive.
+STATE_TIMEOUT_MS = 45_000
+
 SETTLED = (
     "(() => { const f = document.getElementById('sheet'); return f && f.dataset.ready === '1'"
     " && (!f.dataset.typed || f.dataset.shown === f.dataset.typed); })()"

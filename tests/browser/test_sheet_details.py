@@ -12,7 +12,7 @@ from binokel_tournament.services.registration import create_tournament, register
 from binokel_tournament.services.seating import generate_seating
 from tests.support import artifact
 
-from .support import cell, game, login, settle, type_game
+from .support import STATE_TIMEOUT_MS, cell, game, login, settle, type_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def open_sheet(page, t, table) -> None:
 
 def new_tab(context):
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(STATE_TIMEOUT_MS)
     return page
 
 
@@ -60,7 +60,7 @@ def test_two_desks_on_one_sheet_never_overwrite_each_other(browser, live_server)
     for name in ("orga", "kasse"):
         context = browser.new_context(base_url=live_server.url)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(STATE_TIMEOUT_MS)
         login(page, name)
         open_sheet(page, t, table)
         desks.append((context, page))

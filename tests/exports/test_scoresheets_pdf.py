@@ -3,23 +3,30 @@ screen, each game row with its dealer, the rule box generated from the rule set.
 
 from __future__ import annotations
 
-import io
 import re
 
-import pdfplumber
 import pytest
 from reportlab.lib.units import mm
 
-from binokel_tournament.exports import ExportError, ExportOptions
+from binokel_tournament.exports import ExportError, ExportFile, ExportOptions
 from binokel_tournament.exports.pdf import ScoreSheetsExporter
 from binokel_tournament.models import Table, TableKind
 from binokel_tournament.services.results import sheet_layout
+from tests.dbsnapshot import rolled_back
 
-from .reading import assert_fits_a4, lines, pdf_pages
+from .reading import assert_fits_a4, lines, pdf_pages, read
 
 pytestmark = pytest.mark.django_db
 
 GAME_ROW = re.compile(r"^(\d+) (\d) (.+?\(\d+\))")
+
+
+@pytest.fixture(scope="module")
+def round_one(demo_snapshot, django_db_blocker) -> ExportFile:
+    """The demo's sheets of round 1, rendered once for the tests that only read them (the
+    reader in .reading parses them once too)."""
+    with rolled_back(django_db_blocker):
+        return ScoreSheetsExporter(demo_snapshot.restore()).render(ExportOptions(round_number=1))
 
 
 def round_tables(tournament, number=1):
@@ -31,8 +38,8 @@ def round_tables(tournament, number=1):
     )
 
 
-def test_all_sheets_of_a_round_come_in_table_order_then_a_blank_sheet_per_kind(demo):
-    result = ScoreSheetsExporter(demo).render(ExportOptions(round_number=1))
+def test_all_sheets_of_a_round_come_in_table_order_then_a_blank_sheet_per_kind(demo, round_one):
+    result = round_one
     assert result.filename == f"{demo.slug}-spielzettel-d1.pdf"
     assert result.content_type == "application/pdf"
     tables = round_tables(demo)
@@ -53,8 +60,8 @@ def test_all_sheets_of_a_round_come_in_table_order_then_a_blank_sheet_per_kind(d
     ]
 
 
-def test_a_sheet_names_the_parties_in_seat_order_like_the_desk(demo):
-    pages = pdf_pages(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)))
+def test_a_sheet_names_the_parties_in_seat_order_like_the_desk(demo, round_one):
+    pages = pdf_pages(round_one)
     rules = demo.rules()
     for table, text in zip(round_tables(demo), pages, strict=False):
         layout = sheet_layout(table, rules)
@@ -72,8 +79,8 @@ def test_a_sheet_names_the_parties_in_seat_order_like_the_desk(demo):
         assert f"Listenführer/in: {scorer}" in text
 
 
-def test_every_game_row_prints_the_dealer_of_that_game(demo):
-    pages = pdf_pages(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)))
+def test_every_game_row_prints_the_dealer_of_that_game(demo, round_one):
+    pages = pdf_pages(round_one)
     rules = demo.rules()
     checked_kinds = set()
     for table, text in zip(round_tables(demo), pages, strict=False):
@@ -96,10 +103,9 @@ def test_every_game_row_prints_the_dealer_of_that_game(demo):
 
 def signature_lines(content: bytes, page: int) -> list[str]:
     """The text under the signature lines (the labels, one or two lines each)."""
-    with pdfplumber.open(io.BytesIO(content)) as pdf:
-        p = pdf.pages[page]
-        top = min(w["top"] for w in p.extract_words() if w["text"] == "Unterschrift")
-        return lines(p.crop((0, top - 1, p.width, top + 8 * mm)).extract_text())
+    p = read(content).pages[page]
+    top = min(w["top"] for w in read(content).words(page) if w["text"] == "Unterschrift")
+    return lines(p.crop((0, top - 1, p.width, top + 8 * mm)).extract_text())
 
 
 def signature_label(found: list[str], party: int, start_number: int, name: str) -> bool:
@@ -113,8 +119,8 @@ def signature_label(found: list[str], party: int, start_number: int, name: str) 
     )
 
 
-def test_totals_and_a_signature_line_per_party_at_the_foot(demo):
-    result = ScoreSheetsExporter(demo).render(ExportOptions(round_number=1))
+def test_totals_and_a_signature_line_per_party_at_the_foot(demo, round_one):
+    result = round_one
     pages = pdf_pages(result)
     for index, (table, text) in enumerate(zip(round_tables(demo), pages, strict=False)):
         assert "Summe" in lines(text)
@@ -124,9 +130,9 @@ def test_totals_and_a_signature_line_per_party_at_the_foot(demo):
             assert signature_label(found, column.number, e.start_number, e.display_name), found
 
 
-def test_the_rule_box_is_generated_from_the_tournaments_rule_set(demo):
+def test_the_rule_box_is_generated_from_the_tournaments_rule_set(demo, round_one):
     ejl_lines = demo.rules().describe(lang="de")
-    text = pdf_pages(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)))[0]
+    text = pdf_pages(round_one)[0]
     assert "Wertung (Regelwerk ejl)" in text
     flat = " ".join(lines(text))
     for rule in ejl_lines:
@@ -137,17 +143,17 @@ def test_the_rule_box_is_generated_from_the_tournaments_rule_set(demo):
     other = demo.rules().describe(lang="de")
     own = [rule for rule in other if rule not in ejl_lines]
     assert own, "the preset describes itself differently"
-    pages = pdf_pages(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)))
-    assert "Wertung (Regelwerk preisbinokel)" in pages[0]
-    flat = " ".join(lines(pages[0]))
+    first = read(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1))).text(0)
+    assert "Wertung (Regelwerk preisbinokel)" in first
+    flat = " ".join(lines(first))
     for rule in own:
         assert rule[:25] in flat, rule
-    games = [m for m in map(GAME_ROW.match, lines(pages[0])) if m]
+    games = [m for m in map(GAME_ROW.match, lines(first)) if m]
     assert len(games) == 15  # preisbinokel plays 15 games at a 3-table
 
 
-def test_every_sheet_is_a4_landscape_and_nothing_leaves_the_page(demo):
-    assert_fits_a4(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)), landscape=True)
+def test_every_sheet_is_a4_landscape_and_nothing_leaves_the_page(demo, round_one):
+    assert_fits_a4(round_one, landscape=True)
 
 
 def test_without_a_round_every_seated_round_is_printed(demo):
@@ -172,27 +178,25 @@ TICK_BOX = (2.2 * mm, 4 * mm)  # side of a tick box, in points
 
 def tick_boxes(content: bytes, page: int) -> list[dict]:
     """The small square tick boxes of a page (outlined, not filled)."""
-    with pdfplumber.open(io.BytesIO(content)) as pdf:
-        return [
-            r
-            for r in pdf.pages[page].rects
-            if TICK_BOX[0] <= r["width"] <= TICK_BOX[1]
-            and abs(r["width"] - r["height"]) < 0.5
-            and r["stroke"]
-            and not r["fill"]
-        ]
+    return [
+        r
+        for r in read(content).pages[page].rects
+        if TICK_BOX[0] <= r["width"] <= TICK_BOX[1]
+        and abs(r["width"] - r["height"]) < 0.5
+        and r["stroke"]
+        and not r["fill"]
+    ]
 
 
 def words(content: bytes, page: int) -> list[dict]:
-    with pdfplumber.open(io.BytesIO(content)) as pdf:
-        return pdf.pages[page].extract_words(extra_attrs=["size"])
+    return read(content).words(page)
 
 
-def test_every_game_has_a_no_trick_tick_and_every_party_a_revoke_tick(demo):
+def test_every_game_has_a_no_trick_tick_and_every_party_a_revoke_tick(demo, round_one):
     """The desk asks per game "Spielmacher ohne Stich" and per party "verworfen": the paper
     has a tick box for each, the party's in every cell group that is played (not where the
     dealer of a 4-table sits out)."""
-    result = ScoreSheetsExporter(demo).render(ExportOptions(round_number=1))
+    result = round_one
     tables = round_tables(demo)
     rules = demo.rules()
     for index, table in enumerate(tables):
@@ -227,8 +231,8 @@ def row_pitches(content: bytes, page: int) -> list[float]:
     return [(b - a) / mm for a, b in zip(tops, tops[1:], strict=False)]
 
 
-def test_rows_stay_readable_on_every_sheet_of_the_default_rules(demo):
-    result = ScoreSheetsExporter(demo).render(ExportOptions(round_number=1))
+def test_rows_stay_readable_on_every_sheet_of_the_default_rules(demo, round_one):
+    result = round_one
     pages = pdf_pages(result)
     assert len(pages) == len(round_tables(demo)) + 3  # a 16-game 4-table still fits one page
     for index in range(len(pages)):
@@ -303,6 +307,6 @@ def test_the_round_count_on_the_sheet_is_the_tournaments(demo):
     demo.rounds = 4
     demo.save()
     flat = " ".join(
-        lines(pdf_pages(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1)))[0])
+        lines(read(ScoreSheetsExporter(demo).render(ExportOptions(round_number=1))).text(0))
     )
     assert "4 Durchgänge" in flat and "3 Durchgänge" not in flat

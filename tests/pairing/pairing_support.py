@@ -6,7 +6,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable
 
-from pairing import Entrant, Mode, Plan, TableKind
+from pairing import Entrant, Mode, Plan, TableKind, check_plan, make_plan, replan
 
 
 def field(n: int, clubs: Iterable[str | None] | None = None) -> list[Entrant]:
@@ -90,3 +90,23 @@ def first_and_scorer(plan: Plan) -> tuple[Counter[int], Counter[int]]:
             first[t.seats[0]] += 1
             scorer[t.seats[0] if t.kind is TableKind.PAIRS else t.seats[2]] += 1
     return first, scorer
+
+
+# The cases of test_pairing_replan_bounds' sample where no plan reaches the counting bounds:
+# their true optimum, proved by CP-SAT in test_pairing_exact_cpsat.
+OPTIMUM: dict[tuple[int, int, tuple, tuple], dict[str, int]] = {
+    (9, 1, (2, 4, 6), ()): {"R": 5},
+    (9, 1, (1, 3), ()): {"R": 4},
+    (11, 1, (3, 4, 7, 10), ()): {"R": 4, "F": 3},
+    (11, 1, (4, 8, 9, 10), (12,)): {"R": 6},
+    (11, 2, (11,), (12, 13, 14)): {"F": 3},
+    (25, 2, (11, 21, 23), (26, 27)): {"S": 1},
+}
+
+
+def re_plan(n, played, withdraw, add, seed=0):
+    people = field(n)
+    before = make_plan(people, Mode.SINGLES, 3, seed)
+    arrivals = [Entrant(a) for a in add]
+    after = replan(before, played, people, withdraw=withdraw, add=arrivals, seed=seed)
+    return before, after, check_plan(after, people + arrivals, base=before, played=played)

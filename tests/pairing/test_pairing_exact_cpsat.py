@@ -184,9 +184,9 @@ def replan_optimum(before, played, final):
 
 
 def test_cp_sat_proves_the_re_plans_that_stay_above_a_bound():
-    """The optimum listed in test_pairing_replan_bounds.OPTIMUM, and the engine reaches it."""
+    """The optimum listed in pairing_support.OPTIMUM, and the engine reaches it."""
     from pairing import Entrant, Mode, make_plan
-    from tests.pairing.test_pairing_replan_bounds import OPTIMUM, re_plan
+    from tests.pairing.pairing_support import OPTIMUM, re_plan
 
     for (n, played, withdraw, add), optimum in OPTIMUM.items():
         before = make_plan([Entrant(i) for i in range(1, n + 1)], Mode.SINGLES)

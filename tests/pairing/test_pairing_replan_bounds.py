@@ -2,9 +2,10 @@
 
 The bounds of a re-plan are counting bounds (:func:`pairing.quality.generic_bounds`); in a few
 fields, mostly small ones, no plan reaches them. Those cases of the sample below are listed in
-``OPTIMUM`` with the true optimum, proved by CP-SAT (``test_pairing_exact_cpsat.py``, an optional
-extra); every other case must meet its bounds exactly. If :func:`pairing.make_plan` changes, the
-sample's plans change with it: prove the new exceptions the same way.
+``pairing_support.OPTIMUM`` with the true optimum, proved by CP-SAT
+(``test_pairing_exact_cpsat.py``, an optional extra); every other case must meet its bounds
+exactly. If :func:`pairing.make_plan` changes, the sample's plans change with it: prove the
+new exceptions the same way.
 """
 
 from __future__ import annotations
@@ -14,8 +15,13 @@ import random
 
 import pytest
 
-from pairing import Entrant, Mode, TableKind, check_plan, make_plan, replan
-from tests.pairing.pairing_support import field, most_four_table_rounds, repeats
+from pairing import TableKind
+from tests.pairing.pairing_support import (
+    OPTIMUM,
+    most_four_table_rounds,
+    re_plan,
+    repeats,
+)
 
 
 def sample(count: int = 150, seed: int = 2024) -> list[tuple[int, int, tuple, tuple]]:
@@ -37,24 +43,6 @@ def sample(count: int = 150, seed: int = 2024) -> list[tuple[int, int, tuple, tu
 
 #: Cases of the sample whose optimum lies above a bound (proved by CP-SAT, lexicographically:
 #: the least R, the least F among plans with that R, the least S among those).
-OPTIMUM: dict[tuple[int, int, tuple, tuple], dict[str, int]] = {
-    (9, 1, (2, 4, 6), ()): {"R": 5},
-    (9, 1, (1, 3), ()): {"R": 4},
-    (11, 1, (3, 4, 7, 10), ()): {"R": 4, "F": 3},
-    (11, 1, (4, 8, 9, 10), (12,)): {"R": 6},
-    (11, 2, (11,), (12, 13, 14)): {"F": 3},
-    (25, 2, (11, 21, 23), (26, 27)): {"S": 1},
-}
-
-
-def re_plan(n, played, withdraw, add, seed=0):
-    people = field(n)
-    before = make_plan(people, Mode.SINGLES, 3, seed)
-    arrivals = [Entrant(a) for a in add]
-    after = replan(before, played, people, withdraw=withdraw, add=arrivals, seed=seed)
-    return before, after, check_plan(after, people + arrivals, base=before, played=played)
-
-
 def test_the_sample_is_broad():
     cases = sample()
     assert {played for _, played, _, _ in cases} == {1, 2}

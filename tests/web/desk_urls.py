@@ -53,7 +53,7 @@ def singles_pk(t: Tournament) -> int:
 
 
 def _settings(t: Tournament) -> dict[str, object]:
-    from .test_views import form_defaults
+    from .support import form_defaults
 
     return {**form_defaults(), "name": t.name, "rounds": "3", "competitions": ["singles", "pairs"]}
 

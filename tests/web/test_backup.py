@@ -275,7 +275,7 @@ def test_the_desk_downloads_and_uploads_backups_for_organisers_only(client, seat
 def test_the_server_writes_backups_in_the_background_and_coalesces_a_burst(
     settings, tmp_path, orga, kasse
 ):
-    from .conftest import make_tournament, member
+    from .support import make_tournament, member
 
     settings.BACKUP_DIR = tmp_path
     settings.BACKUP_IN_BACKGROUND = True
@@ -297,7 +297,7 @@ def test_under_the_hall_server_a_process_of_its_own_writes_the_backups(
 ):
     import threading
 
-    from .conftest import make_tournament, member
+    from .support import make_tournament, member
 
     settings.BACKUP_DIR = tmp_path
     settings.BACKUP_MIN_INTERVAL = 0

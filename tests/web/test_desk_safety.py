@@ -27,8 +27,8 @@ from binokel_tournament.services.seating import plan_status, replan_seating, set
 from binokel_tournament.services.standings import compute_standings
 from scoring import GameInput, GameKind, PartyInput, check_game
 
-from .conftest import make_tournament
 from .sheets import full_three_table, game_entries
+from .support import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +157,7 @@ def test_a_mistaken_registration_can_be_deleted_until_it_is_seated(seated):
 
 
 def test_rules_cannot_change_once_sheets_exist(desk_client, seated, orga):
-    from .test_views import form_defaults
+    from .support import form_defaults
 
     save_sheet(three_table(seated), full_three_table(1), orga, expected_version=0)
     data = {

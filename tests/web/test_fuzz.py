@@ -19,14 +19,12 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from binokel_tournament.models import Entrant, Mode, Table
+from binokel_tournament.models import Entrant, Table
 from binokel_tournament.services import access
 from binokel_tournament.services.access import Action
-from binokel_tournament.services.seating import generate_seating
 
-from .conftest import make_tournament, member, organiser_account
 from .desk_urls import DESK_URLS, DeskUrl
-from .test_roles import ROLES, state
+from .support import ROLES, state
 
 pytestmark = pytest.mark.django_db
 
@@ -173,13 +171,9 @@ def in_rolled_back_transaction(check) -> None:
 
 
 @pytest.fixture
-def world(seated, orga, kasse):
+def world(db, world_snapshots):
     """As in test_roles, and the other tournament is seated too (its tables' ids)."""
-    fremd = organiser_account("fremd")
-    other = make_tournament(singles=3, pairs=0, modes=[Mode.SINGLES])
-    member(other, fremd)
-    generate_seating(other.competitions.get())
-    return {"t": seated, "organiser": orga, "helper": kasse, "outsider": fremd, "other": other}
+    return world_snapshots[True].restore()
 
 
 @pytest.mark.parametrize("entry", DESK_URLS, ids=lambda e: e.label)

@@ -181,7 +181,7 @@ def test_four_table_dealer_sits_out_and_scores_zero(db, orga):
     from binokel_tournament.models import Mode
     from binokel_tournament.services.seating import generate_seating
 
-    from .conftest import make_tournament
+    from .support import make_tournament
 
     t = make_tournament(singles=10, pairs=0, modes=[Mode.SINGLES])
     generate_seating(t.competitions.get())

@@ -7,10 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import get_resolver
 
-from binokel_tournament.models import AuditLog, Membership, Mode, Role, Tournament
+from binokel_tournament.models import AuditLog, Membership, Mode, Role
 from binokel_tournament.services import access
 from binokel_tournament.services.access import Action, NotAllowed
-from binokel_tournament.services.backup import dump_tournament, to_bytes
 from binokel_tournament.services.errors import DeskError
 from binokel_tournament.services.members import add_member, change_role, remove_member
 from binokel_tournament.services.registration import (
@@ -24,35 +23,18 @@ from binokel_tournament.services.registration import (
 from binokel_tournament.services.results import save_sheet
 from binokel_tournament.services.seating import generate_seating, replan_seating, set_round_locked
 
-from .conftest import make_tournament, member, organiser_account
 from .desk_urls import DESK_URLS, DeskUrl, first_three_table
 from .sheets import full_three_table
+from .support import ROLES, state
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ["organiser", "helper", "outsider", "anonymous"]
-
 
 @pytest.fixture
-def world(seated, orga, kasse):
+def world(db, world_snapshots):
     """The seated tournament (orga organises, kasse helps) and another tournament whose
-    organiser, "fremd", is nobody in the first."""
-    fremd = organiser_account("fremd")
-    other = make_tournament(singles=3, pairs=0, modes=[Mode.SINGLES])
-    member(other, fremd)
-    return {"t": seated, "organiser": orga, "helper": kasse, "outsider": fremd, "other": other}
-
-
-def state(t: Tournament) -> tuple[bytes, int, int, int]:
-    """Everything a request could change: the tournament as its backup, the audit rows, the
-    memberships and the tournaments."""
-    fresh = Tournament.objects.get(pk=t.pk)
-    return (
-        to_bytes(dump_tournament(fresh)),
-        AuditLog.objects.count(),
-        Membership.objects.count(),
-        Tournament.objects.count(),
-    )
+    organiser, "fremd", is nobody in the first (tests/web/support.py: build_world)."""
+    return world_snapshots[False].restore()
 
 
 def expected(entry: DeskUrl, role: str) -> set[int]:

@@ -170,7 +170,7 @@ def test_the_dealer_and_sitting_out_come_from_the_engine(client, db, orga):
     from binokel_tournament.models import Mode
     from binokel_tournament.services.seating import generate_seating
 
-    from .conftest import make_tournament
+    from .support import make_tournament
 
     t = make_tournament(singles=4, pairs=0, modes=[Mode.SINGLES])
     generate_seating(t.competitions.get())

@@ -6,10 +6,12 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from binokel_tournament.models import Entrant, Mode, ScoreSheet, SheetStatus, TableKind
 
 from .sheets import full_three_table, game_entries
+from .support import form_defaults
 
 pytestmark = pytest.mark.django_db
 
@@ -104,9 +106,21 @@ def test_live_check_returns_points_and_errors_out_of_band(desk_client, seated):
     html = response.content.decode()
     assert response.status_code == 200
     assert 'id="g1-c1-out" hx-swap-oob="true"' in html and "<strong>210</strong>" in html
-    assert "Reizwert" in html or "10" in html  # the engine's message for g2's bid
+    # g2's row shows the engine's own message for its bid (155 is no multiple of 10)
+    g2_messages = html.split('id="g2-msg"', 1)[1].split('id="g2-dealer-name"', 1)[0]
+    assert escape(engine_bid_message(155)) in g2_messages
+    assert escape(engine_bid_message(155)) not in html.split('id="g2-msg"', 1)[0]
     assert '[name="g2-bid"]' in html
     assert not ScoreSheet.objects.exists()  # checking saves nothing
+
+
+def engine_bid_message(bid: int) -> str:
+    """What the scoring engine says about this bid, in German (as the desk shows it)."""
+    from scoring import GameInput, GameKind, PartyInput, validate_game
+
+    game = GameInput(GameKind.PLAYED, 0, bid, (PartyInput(),) * 3)
+    (message,) = [e.text("de") for e in validate_game(game) if e.field == "bid"]
+    return message
 
 
 def test_saving_a_draft_and_confirming_through_the_page(desk_client, seated):
@@ -165,7 +179,7 @@ def test_where_do_i_sit_finds_every_round(client, seated):
 
 
 def test_beamer_sends_every_place_for_the_screen_to_page_through(client, db):
-    from .conftest import make_tournament
+    from .support import make_tournament
 
     t = make_tournament(singles=33, pairs=0, modes=[Mode.SINGLES])
     url = reverse("public:beamer", args=[t.slug, "singles"])
@@ -173,19 +187,6 @@ def test_beamer_sends_every_place_for_the_screen_to_page_through(client, db):
     starts = re.findall(r'<tr data-start="(\d+)">', html)
     assert sorted(map(int, starts)) == sorted(t.entrants.values_list("start_number", flat=True))
     assert "binokel/beamer.js" in html  # the script fits the rows to the screen (browser test)
-
-
-def form_defaults() -> dict[str, object]:
-    """What the browser posts for an untouched tournament form."""
-    from binokel_tournament.forms import TournamentForm
-
-    data: dict[str, object] = {"preset": "ejl", "public_pages": "on"}
-    for name, field in TournamentForm().fields.items():
-        if field.initial is True:
-            data[name] = "on"
-        elif field.initial not in (None, False):
-            data[name] = field.initial
-    return data
 
 
 def test_tournament_setup_with_a_changed_rule(desk_client):

@@ -83,5 +83,5 @@ def fonts() -> Fonts:
 
 def covers(font_name: str, text: str) -> bool:
     """Whether the registered TrueType font has a glyph for every character of ``text``."""
-    face = pdfmetrics.getFont(font_name).face  # type: ignore[attr-defined]
+    face = pdfmetrics.getFont(font_name).face
     return all(ord(ch) in face.charToGlyph for ch in text if not ch.isspace())

@@ -406,12 +406,12 @@ class ScoreSheetsExporter(PdfExporter):
         short = {MELD: _("Meld.")}  # when the full word would print too small
         regular = fonts().regular
         for i in range(len(plan.parties)):
-            for sub, label in enumerate(subs):
+            for sub, word in enumerate(subs):
                 sub_width = grid.sub_widths[sub] - 1 * mm
-                if sub in short and stringWidth(label, regular, SUBHEAD_LEGIBLE) > sub_width:
-                    label = short[sub]
+                if sub in short and stringWidth(word, regular, SUBHEAD_LEGIBLE) > sub_width:
+                    word = short[sub]
                 style = SUBHEAD.but(font="bold") if sub == REVOKE else SUBHEAD
-                _draw_text(c, grid.sub_centre(i, sub), bottom + 1.8 * mm, label, style, sub_width)
+                _draw_text(c, grid.sub_centre(i, sub), bottom + 1.8 * mm, word, style, sub_width)
 
     def _draw_game_rows(
         self, c: Canvas, plan: SheetPlan, grid: _Grid, top: float, page: _Page

@@ -224,7 +224,7 @@ class Command(BaseCommand):
 
         from binokel_tournament.wsgi import application
 
-        class Hall(BaseApplication):  # type: ignore[misc]  # gunicorn's documented custom app
+        class Hall(BaseApplication):  # gunicorn's documented custom app
             def load_config(self) -> None:
                 options = {
                     "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
