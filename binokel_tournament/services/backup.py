@@ -187,21 +187,27 @@ def _dump(
 
 
 def _build(model: type[models.Model], data: Any, relations: Iterable[str], **values: Any) -> Any:
-    """A model instance from a backup entry: every plain field of the model must be there
-    (a backup written by another version of the app is refused, not half restored)."""
+    """A model instance from a backup entry. A field the entry lacks takes its default when
+    it has one (a backup written before that field existed: last week's backup still restores
+    after an update); a field without a default missing, or a field this version does not
+    know (a backup of a newer version), refuses the backup rather than restoring half."""
     if not isinstance(data, dict):
         raise ValidationError(f"{model.__name__}: not an object")
     plain = _plain_fields(model)
     expected = {f.name for f in plain} | set(relations)
     unknown = set(data) - expected
-    missing = {f.name for f in plain} - set(data)
+    missing = {f.name for f in plain if f.name not in data and not _has_default(f)}
     if unknown or missing:
         raise ValidationError(
             f"{model.__name__}: unknown fields {sorted(unknown)}, missing {sorted(missing)}"
         )
-    kwargs = {f.attname: _from_json(f, data[f.name]) for f in plain}
+    kwargs = {f.attname: _from_json(f, data[f.name]) for f in plain if f.name in data}
     kwargs.update(values)
-    return model(**kwargs)
+    return model(**kwargs)  # fields left out take their defaults
+
+
+def _has_default(f: models.Field[Any, Any]) -> bool:
+    return f.has_default() or f.null or (f.empty_strings_allowed and f.blank)
 
 
 # --- natural keys --------------------------------------------------------------------------

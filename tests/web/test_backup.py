@@ -21,6 +21,7 @@ from binokel_tournament.models import (
     ScoreSheet,
     Seat,
     SheetStatus,
+    Table,
     Tournament,
 )
 from binokel_tournament.services import backup
@@ -113,6 +114,23 @@ def test_restore_into_a_busy_database_under_a_new_slug(demo):
     theirs = [t.pop("entry_token") for t in original["tables"]]
     assert not set(mine) & set(theirs)
     assert again == original
+
+
+def test_a_backup_from_before_an_update_still_restores(demo):
+    """Last week's backup lacks the fields added since (table links, the charity settings):
+    they take their defaults; everything the backup holds comes back."""
+    document = json.loads(backup_bytes(demo))
+    for name in ("table_entry", "provisional_table_sheets", "entry_fee_cents"):
+        document["tournament"].pop(name)
+    for table in document["tables"]:
+        table.pop("entry_token")
+    copy = restore(json.dumps(document).encode(), slug="vom-letzten-jahr").tournament
+    assert copy.table_entry and not copy.provisional_table_sheets and copy.entry_fee_cents == 0
+    assert standings_summary(copy) == standings_summary(demo)
+    tokens = list(
+        Table.objects.filter(round__tournament=copy).values_list("entry_token", flat=True)
+    )
+    assert len(set(tokens)) == len(tokens) and all(tokens)  # every table a new link of its own
 
 
 @pytest.mark.parametrize(
