@@ -159,6 +159,7 @@ def main() -> None:
         workers = args.workers or "default"
         print(f"hall server: {server.url} (workers: {workers}, {args.threads or 4} threads each)")
         desks = [hall_server.Desk(server.url, f"desk{d + 1}") for d in range(args.desks)]
+        cpu_before = hall_server.server_cpu_seconds(server)  # after the logins
         share = [table_ids[d :: args.desks] for d in range(args.desks)]
         start = time.monotonic()
         deadline = start + args.seconds
@@ -174,6 +175,7 @@ def main() -> None:
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - start
+        cpu = hall_server.server_cpu_seconds(server) - cpu_before
         backups = len(list((folder / "backups").rglob("*.json")))
     saves = len(stats.latencies)
     ms = sorted(x * 1000 for x in stats.latencies)
@@ -187,6 +189,11 @@ def main() -> None:
     for line in stats.errors[:10]:
         print("  " + line)
     print(f"automatic backups written meanwhile: {backups}")
+    print(
+        f"server CPU: {cpu:.1f} s for {saves} saves = {1000 * cpu / max(saves, 1):.0f} ms per "
+        f"save (the sheet page before it and the backups included); load average now "
+        f"{os.getloadavg()[0]:.1f} ({os.cpu_count()} cores, shared with whatever else runs)"
+    )
     report = json.loads(hall_server.manage(env, "verify", check=False).splitlines()[-1])
     lost = [
         table
