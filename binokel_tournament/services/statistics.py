@@ -22,7 +22,7 @@ def records(
         results = results.filter(entrant__competition__mode=mode)
     if up_to is not None:
         results = results.filter(round_number__lte=up_to)
-    rows = results.order_by("round_number", "game__sheet__table__number", "game_id", "id")
+    rows = results.order_by("game_id", "id")  # games in the order they were stored
     return [
         PartyRecord(*values)
         for values in rows.values_list(
@@ -67,7 +67,9 @@ def evening_statistics(
     """The figures of every counted game (of the rounds up to ``up_to``, when given)."""
     stats = compute(records(tournament, mode, up_to))
     names = {
-        e.pk: f"{e.start_number} {e.display_name}"
-        for e in tournament.entrants.only("start_number", "name", "partner")
+        pk: f"{number} {name} / {partner}" if partner else f"{number} {name}"
+        for pk, number, name, partner in tournament.entrants.values_list(
+            "pk", "start_number", "name", "partner"
+        ).order_by()
     }
     return EveningStatistics(stats, names)
