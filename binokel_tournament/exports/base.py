@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Competition, Tournament
@@ -73,6 +74,23 @@ class Offer:
 def competition_offers(competitions: Sequence[Competition]) -> list[Offer]:
     """One offer per competition (``?mode=…``), labelled with its name."""
     return [Offer(str(c.get_mode_display()), {"mode": c.mode}) for c in competitions]
+
+
+class OfferedWhole:
+    """An exporter's ``offers`` (mixed in before the exporter class): once, for the whole
+    tournament."""
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("alle Wertungen"))]
+
+
+class OfferedPerCompetition:
+    """An exporter's ``offers``: all competitions together, then each on its own."""
+
+    @classmethod
+    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
+        return [Offer(_("alle Wertungen"))] + competition_offers(competitions)
 
 
 class BaseExporter(ABC):

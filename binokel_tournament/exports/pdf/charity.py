@@ -16,10 +16,10 @@ from reportlab.pdfgen.canvas import Canvas
 from charity.money import Statement, euro_text
 
 from ...charity_forms import describe_tiers
-from ...models import Competition, Entrant, Table, Tournament
+from ...models import Entrant, Table, Tournament
 from ...services import charity, prizes
 from ...services.subrankings import sub_rankings
-from ..base import ExportError, ExportOptions, Offer, competition_offers
+from ..base import ExportError, ExportOptions, OfferedPerCompetition, OfferedWhole
 from .base import (
     GREY,
     LIGHT,
@@ -65,17 +65,13 @@ class Slip:
     lines: Sequence[Statement]
 
 
-class DonationsExporter(PdfExporter):
+class DonationsExporter(OfferedPerCompetition, PdfExporter):
     """Ten slips per A4 page, to cut: one per entrant, or with a round one per table."""
 
     identifier = "donations"
     file_stem = "spenden"
     verbose_name = _lazy("Spendenzettel (PDF)")
     pagesize = PORTRAIT
-
-    @classmethod
-    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
-        return [Offer(_("alle Wertungen"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Spendenzettel")
@@ -189,7 +185,7 @@ class DonationsExporter(PdfExporter):
         _draw_text(c, right, y - 1 * mm, euro_text(total), SLIP_TOTAL_RIGHT)
 
 
-class PrizesExporter(PdfExporter):
+class PrizesExporter(OfferedPerCompetition, PdfExporter):
     """The prize table per competition with the winners (a line to write on where a winner
     has not chosen yet): to read out at the prize giving and to pin up."""
 
@@ -197,10 +193,6 @@ class PrizesExporter(PdfExporter):
     file_stem = "preise"
     verbose_name = _lazy("Preisliste (PDF)")
     pagesize = PORTRAIT
-
-    @classmethod
-    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
-        return [Offer(_("alle Wertungen"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Preise")
@@ -314,17 +306,13 @@ class CertificateCharity:
             _draw_text(c, centre, top - 222 * mm, prize, CERT_PRIZE, width)
 
 
-class SubRankingsExporter(PdfExporter):
+class SubRankingsExporter(OfferedWhole, PdfExporter):
     """Each category's ranking and the club ranking, per competition."""
 
     identifier = "categories"
     file_stem = "kategorien"
     verbose_name = _lazy("Kategorien und Vereine (PDF)")
     pagesize = PORTRAIT
-
-    @classmethod
-    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
-        return [Offer(_("alle Wertungen"))]
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Kategorien und Vereine")

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition, Mode
 from ...services.standings import RoundState, StandingRow, Standings, compute_standings
-from ..base import ExportError, ExportOptions, Offer, competition_offers
+from ..base import ExportError, ExportOptions, Offer, OfferedPerCompetition, competition_offers
 from .base import (
     GREY,
     LANDSCAPE,
@@ -109,16 +109,12 @@ def _draw_cell(c: Canvas, x: float, width: float, y: float, text: str, style: St
         _draw_text(c, x + CELL_PAD, y, text, style, inner)
 
 
-class StandingsExporter(PdfExporter):
+class StandingsExporter(OfferedPerCompetition, PdfExporter):
     identifier = "standings"
     verbose_name = _lazy("Rangliste (PDF)")
     file_stem = "rangliste"
     per_round = True  # after that round
     pagesize = LANDSCAPE
-
-    @classmethod
-    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
-        return [Offer(_("alle Wertungen"))] + competition_offers(competitions)
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Rangliste")

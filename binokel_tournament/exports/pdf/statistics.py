@@ -4,8 +4,6 @@ rounds, and the money raised. Data from ``services.statistics`` (the desk's stat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
@@ -16,10 +14,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from charity.money import euro_text
 
-from ...models import Competition
 from ...services import charity
 from ...services.statistics import evening_statistics
-from ..base import ExportError, ExportOptions, Offer
+from ..base import ExportError, ExportOptions, OfferedWhole
 from .base import GREY, MARGIN, PORTRAIT, PdfExporter, Style, _draw_text, number
 from .fonts import fonts
 from .lists import ListColumn, ListPages
@@ -32,15 +29,11 @@ BEST_ROUNDS = 10
 BAR = Color(0.18, 0.42, 0.28)
 
 
-class StatisticsExporter(PdfExporter):
+class StatisticsExporter(OfferedWhole, PdfExporter):
     identifier = "statistics"
     file_stem = "pressebericht"
     verbose_name = _lazy("Pressebericht (PDF)")
     pagesize = PORTRAIT
-
-    @classmethod
-    def offers(cls, competitions: Sequence[Competition]) -> list[Offer]:
-        return [Offer(_("Turnier"))]
 
     def document_title(self, options: ExportOptions) -> str:
         return _("Pressebericht")
