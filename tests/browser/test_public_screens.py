@@ -11,6 +11,8 @@ from django.core.management import call_command
 from binokel_tournament.models import Tournament
 from tests.support import artifact
 
+from .support import STATE_TIMEOUT_MS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BEAMERS = [(1024, 768), (1280, 720), (1920, 1080)]
@@ -35,7 +37,7 @@ def test_public_standings_and_beamer_fit_phone_and_projectors(browser, live_serv
         locale="de-DE",
     )
     page = phone.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(STATE_TIMEOUT_MS)
     page.goto(f"/t/{evening.slug}/rangliste/singles/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     totals = page.locator("table.standings tbody td.total")
@@ -51,7 +53,7 @@ def test_public_standings_and_beamer_fit_phone_and_projectors(browser, live_serv
             base_url=live_server.url, viewport={"width": width, "height": height}, locale="de-DE"
         )
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(STATE_TIMEOUT_MS)
         page.goto(f"/t/{evening.slug}/beamer/singles/")
         page.wait_for_selector("#beamer[data-ready='1']")
         page.evaluate("window.binokelBeamer.stop()")  # the test turns the pages itself

@@ -14,6 +14,8 @@ from binokel_tournament.services.seating import generate_seating
 from binokel_tournament.services.table_entry import chairs, opponents
 from tests.support import artifact
 
+from .support import STATE_TIMEOUT_MS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ALL_SENT = "document.getElementById('status').dataset.state === 'ok'"
@@ -29,7 +31,7 @@ def phone(browser, live_server):
         locale="de-DE",
     )
     page = context.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(STATE_TIMEOUT_MS)
     return context, page
 
 
@@ -84,7 +86,7 @@ def test_a_table_enters_its_sheet_on_a_phone_through_a_dead_spot(browser, live_s
     page.wait_for_selector("#table-app[data-ready='1']")
     assert page.locator("#games tr.pending").count() == 3  # nothing lost
     context.set_offline(False)
-    page.wait_for_function(ALL_SENT, timeout=30_000)
+    page.wait_for_function(ALL_SENT, timeout=2 * STATE_TIMEOUT_MS)
     for n in range(10, 13):
         enter_game(page, n)
     page.wait_for_function(ALL_SENT)
