@@ -223,6 +223,11 @@
       var input = el("input", { inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off",
         "aria-label": fmt(T.seat, { n: chair.seat }), "data-seat": chair.seat,
         value: (local.seatNumbers || [])[i] || "" });
+      input.addEventListener("input", function () {  // kept through a redraw while typing
+        local.seatNumbers = local.seatNumbers || [];
+        local.seatNumbers[i] = input.value.trim();
+        save();
+      });
       inputs.push(input);
       card.appendChild(el("label", { "class": "field" }, [fmt(T.seat, { n: chair.seat }) + role, input]));
     });
@@ -543,8 +548,12 @@
     box.hidden = !ready;
     if (!ready) return;
     var card = el("div", { "class": "card" }, [el("h2", { text: T.finish_title }), el("p", { "class": "muted", text: T.finish_help })]);
+    local.confirmTyped = local.confirmTyped || {};
     var inputs = server.opponents.map(function (chair) {
-      var input = el("input", { inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", "data-confirm": chair.column });
+      // what was typed survives a redraw (a reply or a refresh while the opponents type)
+      var input = el("input", { inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", "data-confirm": chair.column,
+        value: local.confirmTyped[chair.column] || "" });
+      input.addEventListener("input", function () { local.confirmTyped[chair.column] = input.value; save(); });
       card.appendChild(el("label", { "class": "field" }, [fmt(T.start_number_of, { name: chair.name }), input]));
       return input;
     });
