@@ -152,5 +152,5 @@ def charity_tables(
     return [
         donations_rows(tournament),
         *subranking_rows(tournament, after_round, computed),
-        statistics_rows(tournament),
+        statistics_rows(tournament, after_round),
     ]

@@ -10,8 +10,10 @@ from ..services.statistics import evening_statistics
 from .rows import Column, RowTable, Value
 
 
-def statistics_rows(tournament: Tournament) -> RowTable:
-    ev = evening_statistics(tournament)
+def statistics_rows(tournament: Tournament, after_round: int | None = None) -> RowTable:
+    """The figures of the games up to ``after_round`` (all rounds without it), like the
+    workbook's other sheets."""
+    ev = evening_statistics(tournament, up_to=after_round)
     s = ev.stats
     table = RowTable(
         slug="statistik",

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.db import transaction
 
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions, RankingsWorkbookExporter
+from binokel_tournament.models import Game
 from binokel_tournament.services import charity
 from binokel_tournament.services.demo import create_demo
 from charity.money import euro_text
@@ -112,3 +113,19 @@ def test_export_pdf_writes_donation_slips(evening, db, tmp_path: Path):
     out = tmp_path / "spenden.pdf"
     call_command("export_pdf", "donations", "--tournament", evening.slug, "--out", str(out))
     assert "Noch zu zahlen" in pdf_pages(out.read_bytes())[0]
+
+
+def test_the_statistics_sheet_after_a_round_counts_the_games_up_to_it(db):
+    tournament, _created = create_demo(9, 0, scored_rounds=2, slug="benefiz-nach-runde")
+    played = {
+        n: Game.objects.filter(
+            sheet__table__round__tournament=tournament, sheet__table__round__number__lte=n
+        ).count()
+        for n in (1, 2)
+    }
+    assert 0 < played[1] < played[2]
+    for after, expected in ((1, played[1]), (None, played[2])):
+        content = RankingsWorkbookExporter(tournament).render(ExportOptions(round_number=after))
+        sheet = openpyxl.load_workbook(io.BytesIO(content.content))["Statistik"]
+        figures = {row[0]: row[1] for row in sheet.iter_rows(min_row=2, values_only=True)}
+        assert figures["Spiele"] == expected

@@ -4,6 +4,7 @@ read back with openpyxl, and the CSV files made from the same rows."""
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import re
 import zipfile
@@ -17,7 +18,7 @@ from openpyxl import load_workbook
 from binokel_tournament.exports import CsvExporter, ExportError
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
 from binokel_tournament.exports.csv import csv_text
-from binokel_tournament.exports.excel import sheet_title, workbook_bytes
+from binokel_tournament.exports.excel import collector_paused, sheet_title, workbook_bytes
 from binokel_tournament.exports.rows import (
     POINTS_FORMAT,
     Column,
@@ -351,3 +352,13 @@ def test_sheet_names_are_ones_excel_accepts():
     tables = [RowTable("t", title, [Column("v", "Wert")]) for title in ("Einzel", "einzel", "'")]
     wb = load_workbook(io.BytesIO(workbook_bytes(tables)))
     assert wb.sheetnames == ["Einzel", "einzel 2", "Tabelle"]
+
+
+def test_the_collector_runs_again_after_a_workbook_also_after_an_error():
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(TypeError), collector_paused():
+        workbook_bytes([RowTable("x", "x", [Column("a", "a")], [[Decimal("1.5")]])])
+    assert gc.isenabled()
