@@ -122,13 +122,13 @@ def games_rows(tournament: Tournament, up_to: int | None = None) -> RowTable:
     table = RowTable(slug="spiele", title=_("Spiele"), columns=columns)
     modes = {m: str(label) for m, label in Mode.choices}  # translated once, not per row
     kinds = {k: str(label) for k, label in GameKind.choices}
-    results = PartyResult.objects.filter(
+    confirmed = PartyResult.objects.filter(
         game__sheet__table__round__tournament=tournament,
         game__sheet__status=SheetStatus.CONFIRMED,
     )
     if up_to is not None:
-        results = results.filter(round_number__lte=up_to)
-    results = results.order_by(
+        confirmed = confirmed.filter(round_number__lte=up_to)
+    results = confirmed.order_by(
         "round_number", "game__sheet__table__number", "game__number", "id"
     ).values_list(
         "entrant__competition__mode",

@@ -43,7 +43,7 @@ def round_progress(tournament: Tournament) -> dict[int, RoundProgress]:
         .annotate(
             tables=Count("id"),
             confirmed=Count("id", filter=confirmed),
-            drafts=Count("id", filter=draft),
+            unconfirmed=Count("id", filter=draft),  # not "drafts": a relation of Table
             ready=Count("id", filter=draft & Q(sheet__complete=True, sheet__error_count=0)),
             mismatch=Count("id", filter=Q(sheet__scorer_mismatch=True)),
         )
@@ -54,7 +54,7 @@ def round_progress(tournament: Tournament) -> dict[int, RoundProgress]:
             row["round__number"],
             row["tables"],
             row["confirmed"],
-            row["drafts"],
+            row["unconfirmed"],
             row["ready"],
             row["mismatch"],
         )
