@@ -4,11 +4,12 @@ The document holds the tournament with its rule set, competitions, entrants, rou
 with their seats, score sheets (typed entries, version, who entered and confirmed them) with
 their stored games and points, the charity evening (extra donations, the prize table with the
 winners' choices; fees, donation rule, paid flags and categories are fields of the tournament
-and its entrants), the audit log, the members and the accounts they use (username,
-password hash, active). It names things by what they are, never by database ids (an entrant
-by its start number, a table by round and number, a user by username), and it is written
-deterministically (sorted keys, fixed order), so backup → restore into an empty database →
-backup gives the same bytes.
+and its entrants), what the tables did on their phones (seat check, confirmation, help
+calls, the games as the table entered them), the cups (series) it counts for, the audit log,
+the members and the accounts they use (username, password hash, active). It names things by
+what they are, never by database ids (an entrant by its start number, a table by round and
+number, a user by username), and it is written deterministically (sorted keys, fixed order),
+so backup → restore into an empty database → backup gives the same bytes.
 
 Every field of a model is carried (new fields of the models come along without touching this
 module); every relation must be named here, and a model field this module does not know makes
@@ -69,7 +70,9 @@ from ..models import (
     Round,
     ScoreSheet,
     Seat,
+    Series,
     Table,
+    TableEntry,
     Tournament,
     new_entry_token,
 )
@@ -98,6 +101,8 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     AuditLog: {"tournament", "user"},
     ExtraDonation: {"tournament"},
     Prize: {"tournament", "competition", "chosen_by"},
+    TableEntry: {"table"},
+    Series: set(),
 }
 USER_FIELDS = ("username", "password", "is_active")
 
@@ -260,6 +265,8 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
         ScoreSheet.objects.filter(**in_t), "table_id", "entered_by_id", "confirmed_by_id"
     )
     sheets.sort(key=lambda s: table_key[s["table_id"]])
+    table_entries = _rows(TableEntry.objects.filter(**in_t), "table_id")
+    table_entries.sort(key=lambda e: table_key[e["table_id"]])
     games: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for game in _rows(
         Game.objects.filter(sheet__table__round__tournament=t).order_by("number"), "sheet_id"
@@ -276,6 +283,7 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
         t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
     )
     audit = _rows(AuditLog.objects.filter(tournament=t).order_by("at", "id"), "user_id")
+    series = _rows(Series.objects.filter(tournaments=t).order_by("slug"))
 
     user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit}
     user_ids |= {s["entered_by_id"] for s in sheets} | {s["confirmed_by_id"] for s in sheets}
@@ -355,6 +363,10 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
             )
             for s in sheets
         ],
+        "table_entries": [
+            _dump(TableEntry, e, table=list(table_key[e["table_id"]])) for e in table_entries
+        ],
+        "series": [_dump(Series, x) for x in series],
         "members": sorted(
             (_dump(Membership, m, user=users[m["user_id"]]) for m in members),
             key=lambda m: m["user"],
@@ -639,6 +651,12 @@ def _restore(
         for p in g["parties"]
     )
 
+    # what the tables did on their phones (seat check, confirmation, help calls)
+    TableEntry.objects.bulk_create(
+        _build(TableEntry, e, ("table",), table=tables[tuple(e["table"])])
+        for e in doc.get("table_entries", [])
+    )
+
     # the charity evening (older backups have none)
     ExtraDonation.objects.bulk_create(
         _build(ExtraDonation, d, (), tournament=t) for d in doc.get("extra_donations", [])
@@ -654,6 +672,8 @@ def _restore(
         )
         for p in doc.get("prizes", [])
     )
+
+    _restore_series(doc.get("series", []), t, as_copy=slug != doc["tournament"]["slug"])
 
     skipped: list[str] = []
     for entry in doc["members"]:
@@ -672,6 +692,21 @@ def _restore(
         _audit_entry(entry, t, account, new_keys) for entry in doc["audit"]
     )
     return RestoreResult(t, created_users, skipped)
+
+
+def _restore_series(entries: list[Any], t: Tournament, *, as_copy: bool) -> None:
+    """The cups the tournament counts for: a cup this installation knows (by its slug) takes
+    the tournament in, one it does not know is created with it. A copy restored under a new
+    slug counts for no cup: the original evening would count twice."""
+    if as_copy:
+        return
+    for entry in entries:
+        series = Series.objects.filter(slug=str(entry["slug"])).first()
+        if series is None:
+            series = _build(Series, entry, ())
+            series.full_clean()
+            series.save()
+        series.tournaments.add(t)
 
 
 def _new_keys(t: Tournament) -> dict[tuple[str, str], int]:

@@ -113,6 +113,8 @@ def test_restore_into_a_busy_database_under_a_new_slug(demo):
     mine = [t.pop("entry_token") for t in again["tables"]]
     theirs = [t.pop("entry_token") for t in original["tables"]]
     assert not set(mine) & set(theirs)
+    # a copy counts for no cup (the evening would count twice)
+    assert again.pop("series") == [] and original.pop("series")
     assert again == original
 
 
@@ -379,3 +381,51 @@ def test_the_backup_carries_the_money_and_the_prizes(demo):
         )
         == choices_before
     )
+
+
+def test_the_backup_carries_the_tables_phones_and_the_cups(demo):
+    """What the tables did on their phones and the cups the evening counts for come back on a
+    second laptop; a copy restored beside its original counts for no cup (issues 11, 13)."""
+    from django.utils import timezone
+
+    from binokel_tournament.models import Series, TableEntry
+    from binokel_tournament.services.series import create_series
+
+    table = Table.objects.filter(round__tournament=demo, round__number=3).order_by("number")[0]
+    when = timezone.now().replace(microsecond=0)
+    TableEntry.objects.create(
+        table=table,
+        seats_checked_at=when,
+        help_requested_at=when,
+        last_activity_at=when,
+        entries={"g1-declarer": "0", "g1-kind": "normal"},
+    )
+    cup = create_series("Winter-Cup", None, best=2, require_all=True)
+    cup.tournaments.add(demo)
+    document = json.loads(backup_bytes(demo))
+    assert document["table_entries"] == [
+        {
+            "confirmed_at": None,
+            "confirmed_numbers": [],
+            "entries": {"g1-declarer": "0", "g1-kind": "normal"},
+            "help_requested_at": when.isoformat(),
+            "last_activity_at": when.isoformat(),
+            "seats_checked_at": when.isoformat(),
+            "table": [3, table.number],
+        }
+    ]
+    assert ("winter-cup", 2, True) in [
+        (s["slug"], s["best"], s["require_all"]) for s in document["series"]
+    ]
+    copy = restore(backup_bytes(demo), slug="demo-kopie").tournament
+    assert list(copy.series.all()) == []  # the original evening must not count twice
+    assert TableEntry.objects.get(table__round__tournament=copy).help_requested_at == when
+    first = backup_bytes(demo)
+    empty_the_database()
+    Series.objects.all().delete()
+    restored = restore(first).tournament
+    assert backup_bytes(restored) == first
+    cup = Series.objects.get(slug="winter-cup")
+    assert list(cup.tournaments.all()) == [restored] and cup.best == 2
+    entry = TableEntry.objects.get(table__round__tournament=restored)
+    assert (entry.table.round.number, entry.table.number) == (3, table.number)
