@@ -182,13 +182,22 @@ def data_folder() -> Iterator[Path]:
 class Desk:
     """One desk laptop: a logged-in browser session that opens and saves score sheets."""
 
-    def __init__(self, base: str, username: str, password: str = PASSWORD) -> None:
+    def __init__(
+        self, base: str, username: str, password: str = PASSWORD, *, connect_retries: int = 3
+    ) -> None:
         self.base = base
         self.http = requests.Session()
         # a page may be fetched again when a kept-alive connection was closed meanwhile (as
         # browsers do; the server closes idle ones after its keep-alive time); a save (POST)
-        # never is: that is the caller's decision
-        retry = Retry(total=3, connect=3, read=2, allowed_methods={"GET"}, backoff_factor=0.2)
+        # never is: that is the caller's decision. ``connect_retries=0``: a refused connection
+        # (the server is gone) fails at once instead of after the back-off (1.4 s).
+        retry = Retry(
+            total=3,
+            connect=connect_retries,
+            read=2,
+            allowed_methods={"GET"},
+            backoff_factor=0.2,
+        )
         self.http.mount("http://", HTTPAdapter(max_retries=retry))
         page = self.http.get(f"{base}/anmelden/", timeout=30)
         token = CSRF.search(page.text)

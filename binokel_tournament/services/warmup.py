@@ -1,6 +1,7 @@
 """What the hall server works out once, before its worker processes start, so that no desk's
 first save of the evening waits for it: the rule sets of the tournaments with the meld totals
-the engine checks bids against (a second of CPU for a pair table, remembered in the rule set),
+the engine checks bids against (a second of CPU for a pair table, remembered in the rule set;
+only for tournaments with a pairs competition),
 the URL patterns with every view module, the compiled templates and the translations.
 
 ``manage.py hall`` calls :func:`warm_up` in gunicorn's master process; the workers are forked
@@ -13,34 +14,41 @@ from pathlib import Path
 from typing import cast
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 from django.template.loader import get_template
 from django.urls import get_resolver
 from django.utils import translation
 
 from scoring import RuleSet, achievable_pair_totals, achievable_totals, get_preset
 
-from ..models import Tournament
+from ..models import Competition, Mode, Tournament
 
 PAIR_PARTIES = 2
 PLAYER_PARTIES = 3
 
 
-def warm_rules(rules: RuleSet) -> None:
-    """The meld totals the engine checks a bid against, for every kind of table it has."""
+def warm_rules(rules: RuleSet, *, pairs: bool = True) -> None:
+    """The meld totals the engine checks a bid against, for every kind of table it has; the
+    pair tables' only where a pairs competition plays (``pairs``)."""
     cards = rules.hand_size(PLAYER_PARTIES)
     if cards is not None:
         achievable_totals(cards, rules)
-    if rules.hand_size(PAIR_PARTIES) is not None:
+    if pairs and rules.hand_size(PAIR_PARTIES) is not None:
         achievable_pair_totals(rules)
 
 
 def warm_up() -> None:
-    seen: set[tuple[str, str, int]] = set()
-    for preset, changed, rounds in Tournament.objects.values_list("preset", "rules_json", "rounds"):
-        key = (preset, repr(changed), rounds)
+    seen: set[tuple[str, str, int, bool]] = set()
+    has_pairs = Exists(Competition.objects.filter(tournament=OuterRef("pk"), mode=Mode.PAIRS))
+    tournaments = Tournament.objects.annotate(has_pairs=has_pairs)
+    for preset, changed, rounds, pairs in tournaments.values_list(
+        "preset", "rules_json", "rounds", "has_pairs"
+    ):
+        key = (preset, repr(changed), rounds, pairs)
         if key not in seen:
             seen.add(key)
-            warm_rules(Tournament(preset=preset, rules_json=changed, rounds=rounds).rules())
+            rules = Tournament(preset=preset, rules_json=changed, rounds=rounds).rules()
+            warm_rules(rules, pairs=pairs)
     if not seen:  # a new installation: the default rule set
         warm_rules(get_preset(Tournament._meta.get_field("preset").get_default()))
     get_resolver().url_patterns  # noqa: B018 - imports the URLconf and every view module

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from binokel_tournament.management.commands import hall
+from binokel_tournament.models import Mode
 from binokel_tournament.services.demo import create_demo
 from tests import hall_server
 
@@ -113,3 +114,19 @@ def test_sqlite_waits_for_the_write_lock_instead_of_failing(settings):
         pytest.skip("the PostgreSQL pass")
     assert options["transaction_mode"] == "IMMEDIATE"
     assert options["timeout"] >= 10 and "journal_mode=WAL" in options["init_command"]
+
+
+def test_the_warm_up_works_out_the_pair_tables_melds_only_where_pairs_play():
+    """The hall's master works out what the first saves would wait for; the pair tables'
+    meld totals (the costly part) only for tournaments with a pairs competition."""
+    from binokel_tournament.models import _rule_set
+    from binokel_tournament.services.registration import create_tournament
+    from binokel_tournament.services.warmup import warm_up
+
+    singles = create_tournament("Nur Einzel", modes=[Mode.SINGLES], rounds=2)
+    mixed = create_tournament("Mit Paaren", modes=[Mode.SINGLES, Mode.PAIRS], rounds=4)
+    _rule_set.cache_clear()  # fresh rule sets, nothing remembered yet
+    warm_up()
+    assert "achievable_pair_totals" not in singles.rules().memo
+    assert "achievable_pair_totals" in mixed.rules().memo
+    assert singles.rules().memo and mixed.rules().memo  # the three-table totals of both
