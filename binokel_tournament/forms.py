@@ -18,6 +18,8 @@ from .services.errors import active_language
 from .services.registration import NumberingScheme
 from .services.standings import tie_break_choices
 
+MAX_ID = 999_999_999  # a database id a form accepts (more would overflow the column)
+
 RULE_FIELD_LABELS = {
     "min_bid": _("Mindestreizwert"),
     "bid_step": _("Reizschritt"),
@@ -385,6 +387,9 @@ class QuickEntrantForm(forms.Form):
     unranked = forms.BooleanField(label=_("a. K."), required=False)
     categories = CategoriesField()
     fee_paid = forms.BooleanField(label=_("Startgeld bezahlt"), required=False)
+    # chosen among the register's suggestions while the name was typed (register.js)
+    player = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    partner_player = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 class ImportForm(forms.Form):

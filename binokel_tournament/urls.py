@@ -89,6 +89,11 @@ desk_patterns = (
         path("<slug:slug>/statistik/", charity.statistics_view, name="statistics"),
         path("<slug:slug>/spieler/", series.player_links, name="player_links"),
         path(
+            "<slug:slug>/spieler/vorschlaege/",
+            series.player_suggestions,
+            name="player_suggestions",
+        ),
+        path(
             "<slug:slug>/rangliste/<str:mode>/kategorien/",
             charity.subrankings_view,
             name="subrankings",

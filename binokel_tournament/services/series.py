@@ -7,6 +7,7 @@ entrant needs REGISTER in its tournament."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -20,7 +21,6 @@ from charity.series import (
     SeriesMethod,
     SeriesRow,
     SeriesRule,
-    name_key,
     series_ranking,
 )
 
@@ -28,19 +28,90 @@ from ..models import Entrant, Mode, Player, Series, Tournament
 from .access import Action, Actor, require, require_create_tournament
 from .audit import log_action
 from .errors import DeskError
+from .names import fold
 from .standings import compute_standings
 
 PlayerKey = int | tuple[int, int]
+SUGGESTIONS = 5  # players offered while a name is typed
+SUGGEST_FROM = 3  # letters typed before the register is searched
+
+
+class RegisterIndex:
+    """The register's players by folded name (``names.fold``: case, spacing, accents, ß/ss
+    and ä/ae do not matter), read once: a page that looks up every entrant of a tournament
+    asks it, not the database once per name."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, list[Player]] = {}
+        for player in Player.objects.only("name", "club", "consent").order_by("name", "club", "id"):
+            self.by_key.setdefault(fold(player.name), []).append(player)
+
+    def candidates(self, name: str, limit: int = 5) -> list[Player]:
+        """Players of the register with this name."""
+        return self.by_key.get(fold(name), [])[:limit] if fold(name) else []
+
+    def suggestions(self, typed: str, limit: int = SUGGESTIONS) -> list[Player]:
+        """Players whose name holds every word typed so far (folded): what the registration
+        form offers while the desk types a name. Exact names first."""
+        words = fold(typed).split()
+        if not words or len(fold(typed)) < SUGGEST_FROM:
+            return []
+        exact = self.candidates(typed, limit)
+        found = [
+            player
+            for key, players in self.by_key.items()
+            if key != fold(typed) and all(w in key for w in words)
+            for player in players
+        ]
+        return (exact + found)[:limit]
 
 
 def candidates(name: str, limit: int = 5) -> list[Player]:
-    """Players of the register with this name (case, spaces, ß/ss aside)."""
-    key = name_key(name)
-    if not key:
-        return []
-    first = key.split()[0]
-    found = Player.objects.filter(name__icontains=first[:40]).order_by("name", "club", "id")
-    return [p for p in found[:200] if name_key(p.name) == key][:limit]
+    """Players of the register with this name (case, spaces, accents, ß/ss aside)."""
+    return RegisterIndex().candidates(name, limit)
+
+
+@dataclass(frozen=True)
+class LinkSummary:
+    linked: int  # entrants (or partners) linked to the one player of their name
+    created: int  # new register entries made for names the register did not know
+    ambiguous: list[str]  # names with several players of that name: the desk decides
+
+
+def link_all(tournament: Tournament, user: Actor, *, create_new: bool) -> LinkSummary:
+    """Link every entrant (and partner) not yet linked whose name has exactly one player in
+    the register; with ``create_new``, make a register entry for each name the register does
+    not know. Names that are not clear stay for the desk to decide, one by one: several
+    players of that name, the one player already linked in this tournament, or the name twice
+    among this tournament's unlinked entrants."""
+    require(user, tournament, Action.REGISTER)
+    index = RegisterIndex()
+    entrants = list(tournament.entrants.order_by("start_number"))
+    used = {e.player_id for e in entrants} | {e.partner_player_id for e in entrants}
+    open_people = [
+        (entrant, partner, name)
+        for entrant in entrants
+        for partner, name, player_id in (
+            (False, entrant.name, entrant.player_id),
+            (True, entrant.partner, entrant.partner_player_id),
+        )
+        if player_id is None and name
+    ]
+    twice = Counter(fold(name) for _e, _p, name in open_people)
+    linked = created = 0
+    ambiguous: list[str] = []
+    for entrant, partner, name in open_people:
+        found = index.by_key.get(fold(name), [])
+        if twice[fold(name)] > 1 or len(found) > 1 or (found and found[0].pk in used):
+            ambiguous.append(name)
+        elif found:
+            link_player(entrant, found[0], user, partner=partner)
+            used.add(found[0].pk)
+            linked += 1
+        elif create_new:
+            used.add(link_player(entrant, None, user, partner=partner).pk)
+            created += 1
+    return LinkSummary(linked, created, ambiguous)
 
 
 def _snapshot(entrant: Entrant) -> dict[str, object]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,8 +24,8 @@ from ..forms import (
     RestoreForm,
     TournamentForm,
 )
-from ..models import Category, Competition, Entrant, Role, Round, Tournament
-from ..services import charity, registration, seating
+from ..models import Category, Competition, Entrant, Player, Role, Round, Tournament
+from ..services import charity, registration, seating, series
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
 from ..services.errors import DeskError
@@ -151,6 +152,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
                 _("%(name)s hat die Startnummer %(number)s.")
                 % {"name": entrant.display_name, "number": entrant.start_number},
             )
+            link_chosen_players(request, entrant, form.cleaned_data)
             return redirect("desk:entrants", slug=slug, mode=mode)
     fee = charity.fee_rule(t).fee(charity.players_of_mode(competition.mode))
     return render(
@@ -171,6 +173,35 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "numbering_form": NumberingForm(),
         },
     )
+
+
+def link_chosen_players(request: HttpRequest, entrant: Entrant, data: dict[str, Any]) -> None:
+    """Link the new entrant (and partner) to the register's players chosen while typing; a
+    returning name not chosen is pointed out (the desk links it on the register page)."""
+    index = None
+    for field, partner in (("player", False), ("partner_player", True)):
+        name = entrant.partner if partner else entrant.name
+        if not name:
+            continue
+        player = Player.objects.filter(pk=data[field]).first() if data.get(field) else None
+        if data.get(field) and player is None:
+            messages.warning(request, _("Der gewählte Eintrag im Spielerregister ist gelöscht."))
+        if player is not None:
+            try:
+                series.link_player(entrant, player, request.user, partner=partner)
+            except DeskError as exc:
+                messages.error(request, exc.message)
+            continue
+        index = index or series.RegisterIndex()
+        if index.candidates(name):
+            messages.info(
+                request,
+                _(
+                    "„%(name)s“ steht schon im Spielerregister: unter „Spieler im Register“ "
+                    "verknüpfen, wenn es dieselbe Person ist."
+                )
+                % {"name": name},
+            )
 
 
 def entrant_rows(

@@ -53,6 +53,16 @@ def player_links(request: HttpRequest, slug: str) -> HttpResponse:
     """This tournament's entrants and the register: link a returning player, or make a new
     entry (explicitly, one click each)."""
     t = desk_tournament(request, slug, Action.REGISTER if request.method == "POST" else Action.VIEW)
+    if request.method == "POST" and request.POST.get("action") in ("link_all", "create_rest"):
+        try:
+            summary = service.link_all(
+                t, request.user, create_new=request.POST["action"] == "create_rest"
+            )
+        except DeskError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, link_summary_text(summary))
+        return redirect(request.path)
     if request.method == "POST":
         entrant = get_object_or_404(
             Entrant, pk=plain_int(request.POST.get("entrant", "")) or 0, tournament=t
@@ -73,6 +83,7 @@ def player_links(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, exc.message)
         return redirect(f"{request.path}#e{entrant.start_number}")
     rows = []
+    index = service.RegisterIndex()
     for e in t.entrants.select_related("player", "partner_player", "competition").order_by(
         "start_number"
     ):
@@ -87,13 +98,39 @@ def player_links(request: HttpRequest, slug: str) -> HttpResponse:
                         "partner": partner,
                         "name": name,
                         "player": player,
-                        "candidates": service.candidates(name) if player is None else [],
+                        "candidates": index.candidates(name) if player is None else [],
                     }
                     for partner, name, player in people
                 ],
             }
         )
     return render(request, "desk/player_links.html", {"tournament": t, "rows": rows})
+
+
+def link_summary_text(summary: service.LinkSummary) -> str:
+    text = _("%(linked)s verknüpft, %(created)s neu ins Register aufgenommen.") % {
+        "linked": summary.linked,
+        "created": summary.created,
+    }
+    if summary.ambiguous:
+        text += " " + _("Nicht eindeutig, bitte einzeln entscheiden: %(names)s") % {
+            "names": ", ".join(summary.ambiguous[:20])
+        }
+    return text
+
+
+@login_required
+def player_suggestions(request: HttpRequest, slug: str) -> HttpResponse:
+    """While the desk types a name at registration: the register's players of that name
+    (htmx). Choosing one links the new entrant to that player."""
+    desk_tournament(request, slug, Action.REGISTER)
+    field = "partner_player" if request.GET.get("for") == "partner" else "player"
+    typed = request.GET.get("partner" if field == "partner_player" else "name", "")[:120]
+    return render(
+        request,
+        "desk/_player_suggestions.html",
+        {"players": service.RegisterIndex().suggestions(typed), "field": field},
+    )
 
 
 @login_required

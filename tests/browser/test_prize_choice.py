@@ -38,3 +38,23 @@ def test_the_desk_records_a_prize_choice_and_the_beamer_names_the_next(page):
 
     page.goto(f"/t/{t.slug}/preise/singles/")
     assert after.next_chooser.display_name in page.locator("#next-chooser").inner_text()
+
+
+def test_a_returning_player_is_chosen_while_the_name_is_typed(page):
+    """Registration: typing "mueller" offers the register's Anna Müller; choosing her fills
+    the name and club, and the new entrant is linked to her."""
+    from binokel_tournament.models import Entrant, Player
+
+    t, _created = create_demo(6, 0, scored_rounds=0, slug="anmeldung")
+    anna = Player.objects.create(name="Anna Müller", club="SV Ulm")
+    login(page, "kasse")
+    page.goto(f"/desk/{t.slug}/teilnehmer/singles/")
+    page.locator("#id_name").press_sequentially("anna mueller")
+    offer = page.locator(f'#suggest-player button[data-player="{anna.pk}"]')
+    offer.click()
+    assert page.locator("#id_player").input_value() == str(anna.pk)
+    assert page.locator("#id_name").input_value() == "Anna Müller"
+    assert page.locator("#id_club").input_value() == "SV Ulm"
+    page.locator("#id_name").press("Enter")
+    page.wait_for_selector("#entrants td:text-is('Anna Müller')")
+    assert Entrant.objects.get(tournament=t, name="Anna Müller").player_id == anna.pk
