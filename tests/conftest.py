@@ -47,7 +47,13 @@ def _empty_cache() -> None:
 
 # test files that take far longer than the rest (a real server killed ten times, a browser):
 # handed out first, they run beside the many short files instead of after them
-SLOW_FIRST = ("tests/web/test_crash.py", "tests/browser/")
+SLOW_FIRST = (  # the files that take longest (``--durations``), so none is left for the end
+    "tests/web/test_crash.py",
+    "tests/browser/",
+    "tests/web/test_fuzz.py",
+    "tests/web/test_roles.py",
+    "tests/web/test_big_field.py",
+)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's ordering (transactional tests last)
