@@ -83,8 +83,3 @@ def series_ranking(
             row.place = i + 1
     others.sort(key=lambda r: -r.total)
     return eligible + others
-
-
-def name_key(name: str) -> str:
-    """How the register compares names: case, spaces and ß/ss do not matter."""
-    return " ".join(name.casefold().replace("ß", "ss").split())

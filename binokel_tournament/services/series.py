@@ -85,6 +85,11 @@ def link_all(tournament: Tournament, user: Actor, *, create_new: bool) -> LinkSu
     players of that name, the one player already linked in this tournament, or the name twice
     among this tournament's unlinked entrants."""
     require(user, tournament, Action.REGISTER)
+    with transaction.atomic():  # all clear names or none
+        return _link_all(tournament, user, create_new)
+
+
+def _link_all(tournament: Tournament, user: Actor, create_new: bool) -> LinkSummary:
     index = RegisterIndex()
     entrants = list(tournament.entrants.order_by("start_number"))
     used = {e.player_id for e in entrants} | {e.partner_player_id for e in entrants}
@@ -112,6 +117,16 @@ def link_all(tournament: Tournament, user: Actor, *, create_new: bool) -> LinkSu
             used.add(link_player(entrant, None, user, partner=partner).pk)
             created += 1
     return LinkSummary(linked, created, ambiguous)
+
+
+def link_chosen(entrant: Entrant, player_id: int, user: Actor, *, partner: bool = False) -> bool:
+    """Link the entrant (or partner) to the register's player ``player_id``, chosen at
+    registration; False when that entry has been deleted meanwhile."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return False
+    link_player(entrant, player, user, partner=partner)
+    return True
 
 
 def _snapshot(entrant: Entrant) -> dict[str, object]:

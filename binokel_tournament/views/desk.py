@@ -24,7 +24,7 @@ from ..forms import (
     RestoreForm,
     TournamentForm,
 )
-from ..models import Category, Competition, Entrant, Player, Role, Round, Tournament
+from ..models import Category, Competition, Entrant, Role, Round, Tournament
 from ..services import charity, registration, seating, series
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
@@ -178,22 +178,19 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 def link_chosen_players(request: HttpRequest, entrant: Entrant, data: dict[str, Any]) -> None:
     """Link the new entrant (and partner) to the register's players chosen while typing; a
     returning name not chosen is pointed out (the desk links it on the register page)."""
-    index = None
     for field, partner in (("player", False), ("partner_player", True)):
         name = entrant.partner if partner else entrant.name
         if not name:
             continue
-        player = Player.objects.filter(pk=data[field]).first() if data.get(field) else None
-        if data.get(field) and player is None:
-            messages.warning(request, _("Der gewählte Eintrag im Spielerregister ist gelöscht."))
-        if player is not None:
+        if data.get(field):
             try:
-                series.link_player(entrant, player, request.user, partner=partner)
+                if not series.link_chosen(entrant, data[field], request.user, partner=partner):
+                    messages.warning(
+                        request, _("Der gewählte Eintrag im Spielerregister ist gelöscht.")
+                    )
             except DeskError as exc:
                 messages.error(request, exc.message)
-            continue
-        index = index or series.RegisterIndex()
-        if index.candidates(name):
+        elif series.candidates(name):
             messages.info(
                 request,
                 _(
