@@ -141,7 +141,7 @@ def start(
                 return server
         except requests.RequestException:
             pass
-        time.sleep(0.2)
+        time.sleep(0.05)
     server.kill()
     raise RuntimeError(f"hall server did not answer within {timeout} s: {log.read_text()[-2000:]}")
 

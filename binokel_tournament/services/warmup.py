@@ -49,8 +49,8 @@ def warm_up() -> None:
             seen.add(key)
             rules = Tournament(preset=preset, rules_json=changed, rounds=rounds).rules()
             warm_rules(rules, pairs=pairs)
-    if not seen:  # a new installation: the default rule set
-        warm_rules(get_preset(Tournament._meta.get_field("preset").get_default()))
+    if not seen:  # a new installation: the default rule set (pairs play nowhere yet)
+        warm_rules(get_preset(Tournament._meta.get_field("preset").get_default()), pairs=False)
     get_resolver().url_patterns  # noqa: B018 - imports the URLconf and every view module
     for folder in [Path(d) for d in cast(list[str], settings.TEMPLATES[0]["DIRS"])]:
         for path in sorted(folder.rglob("*.html")):
