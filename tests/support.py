@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,3 +27,14 @@ def require(condition: bool, reason: str) -> None:
 def artifact(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / name
+
+
+@contextmanager
+def rolled_back(django_db_blocker: Any) -> Iterator[None]:
+    """Data a test module builds once (a module-scoped fixture), in a transaction rolled back
+    when the module is done: the next module finds the database as it was."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)

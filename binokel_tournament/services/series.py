@@ -48,19 +48,21 @@ class RegisterIndex:
 
     def candidates(self, name: str, limit: int = 5) -> list[Player]:
         """Players of the register with this name."""
-        return self.by_key.get(fold(name), [])[:limit] if fold(name) else []
+        key = fold(name)
+        return self.by_key.get(key, [])[:limit] if key else []
 
     def suggestions(self, typed: str, limit: int = SUGGESTIONS) -> list[Player]:
         """Players whose name holds every word typed so far (folded): what the registration
         form offers while the desk types a name. Exact names first."""
-        words = fold(typed).split()
-        if not words or len(fold(typed)) < SUGGEST_FROM:
+        folded = fold(typed)
+        words = folded.split()
+        if len(folded) < SUGGEST_FROM:
             return []
-        exact = self.candidates(typed, limit)
+        exact = self.by_key.get(folded, [])
         found = [
             player
             for key, players in self.by_key.items()
-            if key != fold(typed) and all(w in key for w in words)
+            if key != folded and all(w in key for w in words)
             for player in players
         ]
         return (exact + found)[:limit]

@@ -11,23 +11,21 @@ from pathlib import Path
 import openpyxl
 import pytest
 from django.core.management import call_command
-from django.db import transaction
 
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions, RankingsWorkbookExporter
 from binokel_tournament.models import Game
 from binokel_tournament.services import charity
 from binokel_tournament.services.demo import create_demo
 from charity.money import euro_text
+from tests.support import rolled_back
 
 from .reading import assert_fits_a4, lines, pdf_pages
 
 
 @pytest.fixture(scope="module")
 def evening(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        tournament, _created = create_demo(13, 4, scored_rounds=1, slug="benefiz-export")
-        yield tournament
-        transaction.set_rollback(True)
+    with rolled_back(django_db_blocker):
+        yield create_demo(13, 4, scored_rounds=1, slug="benefiz-export")[0]
 
 
 def flat(text: str) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import transaction
 from django.urls import reverse
 
 from binokel_tournament.models import ScoreSheet, SheetStatus, Table
 from binokel_tournament.services.demo import create_demo, ensure_users
 from binokel_tournament.services.hall import TABLES_PER_PAGE
+from tests.support import rolled_back
 
 from .pages import every_page
 from .sheets import full_three_table
@@ -24,10 +24,8 @@ SINGLES, PAIRS = 999, 150
 
 @pytest.fixture(scope="module")
 def big(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        tournament, _created = create_demo(SINGLES, PAIRS, scored_rounds=1, slug="gross")
-        yield tournament
-        transaction.set_rollback(True)
+    with rolled_back(django_db_blocker):
+        yield create_demo(SINGLES, PAIRS, scored_rounds=1, slug="gross")[0]
 
 
 @pytest.fixture

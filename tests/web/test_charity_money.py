@@ -7,20 +7,18 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.urls import reverse
 
 from binokel_tournament.models import AuditLog, Entrant, Mode, PartyResult, SheetStatus
 from binokel_tournament.services import charity
 from binokel_tournament.services.demo import create_demo
+from tests.support import rolled_back
 
 
 @pytest.fixture(scope="module")
 def evening(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        tournament, _created = create_demo(13, 4, scored_rounds=1, slug="benefiz")
-        yield tournament
-        transaction.set_rollback(True)
+    with rolled_back(django_db_blocker):
+        yield create_demo(13, 4, scored_rounds=1, slug="benefiz")[0]
 
 
 @pytest.fixture

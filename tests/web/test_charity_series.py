@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import transaction
 from django.urls import reverse
 
 from binokel_tournament.models import Entrant, Mode, Player, Series, SeriesMethod
@@ -18,19 +17,19 @@ from binokel_tournament.services import series as service
 from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.standings import compute_standings
 from charity.series import DEFAULT_CUP_POINTS
+from tests.support import rolled_back
 
 
 @pytest.fixture(scope="module")
 def evenings(django_db_setup, django_db_blocker):
     """Two evenings with the same six players (the demo generator is deterministic); the
     second evening's entrants are not yet in the register."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    with rolled_back(django_db_blocker):
         first, _c = create_demo(6, 0, scored_rounds=1, slug="abend-1")
         second, _c = create_demo(6, 0, scored_rounds=1, slug="abend-2")
         Entrant.objects.filter(tournament=second).update(player=None)
         Player.objects.filter(entries__isnull=True, partner_entries__isnull=True).delete()
         yield first, second
-        transaction.set_rollback(True)
 
 
 def link_all(t) -> None:

@@ -11,7 +11,6 @@ from collections import defaultdict
 import openpyxl
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Count, Max, Sum
 from django.urls import reverse
 
@@ -22,14 +21,13 @@ from binokel_tournament.services.standings import compute_standings
 from binokel_tournament.services.statistics import evening_statistics
 from binokel_tournament.services.subrankings import sub_rankings
 from tests.exports.reading import pdf_pages
+from tests.support import rolled_back
 
 
 @pytest.fixture(scope="module")
 def evening(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        tournament, _created = create_demo(13, 4, scored_rounds=2, slug="benefiz-zahlen")
-        yield tournament
-        transaction.set_rollback(True)
+    with rolled_back(django_db_blocker):
+        yield create_demo(13, 4, scored_rounds=2, slug="benefiz-zahlen")[0]
 
 
 def test_the_figures_match_sums_computed_independently(evening, db):
