@@ -170,6 +170,10 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     context = _context(table, evaluation, stored, version)
     context["restored"] = restored
     context["draft_seq"] = draft.seq if draft is not None else 0
+    # the typist's unsaved state is on the server already: the autosave line says so from the
+    # start, as it does after every check
+    context["autosaved"] = restored is not None
+    context["draft"] = restored
     lang = active_language()
     context["rule_lines"] = evaluation.layout.rules.describe(lang)
     context["meld_rows"] = evaluation.layout.rules.describe_melds(lang)

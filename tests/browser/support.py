@@ -3,6 +3,8 @@ waiting until the live check shows the newest typing state."""
 
 from __future__ import annotations
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 from binokel_tournament.services import sheet_fields as F
 
 # How long a wait for a state (a text, a selector, a page) may take before it fails: the waits
@@ -32,9 +34,29 @@ def cell(n: int, column: int, attr: str) -> str:
     return f'[name="{F.column_field(n, column, attr)}"]'
 
 
+SHEET_STATE = (
+    "(() => { const f = document.getElementById('sheet'), a = document.getElementById('autosave'),"
+    " p = document.getElementById('save-problem');"
+    " return JSON.stringify({form: f ? Object.assign({}, f.dataset) : null,"
+    " autosave: a ? [a.dataset.state, a.textContent] : null,"
+    " problem: p && !p.hidden ? p.textContent : null}); })()"
+)
+
+
+def wait_sheet(page, expression: str) -> None:
+    """Wait for a state of the desk sheet; when it does not come, say what the page showed
+    instead (the sheet's sequence numbers, the autosave line, a save problem)."""
+    try:
+        page.wait_for_function(expression)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"the sheet never reached {expression!r}; it shows {page.evaluate(SHEET_STATE)}"
+        ) from None
+
+
 def settle(page) -> None:
     """Wait until the page shows the live check of exactly what is typed now."""
-    page.wait_for_function(SETTLED)
+    wait_sheet(page, SETTLED)
 
 
 def type_game(page, n: int, declarer: str, bid: str, melds, tricks) -> None:

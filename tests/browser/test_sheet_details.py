@@ -12,7 +12,7 @@ from binokel_tournament.services.registration import create_tournament, register
 from binokel_tournament.services.seating import generate_seating
 from tests.support import artifact
 
-from .support import STATE_TIMEOUT_MS, cell, game, login, settle, type_game
+from .support import STATE_TIMEOUT_MS, cell, game, login, settle, type_game, wait_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -143,7 +143,7 @@ def test_typing_offline_is_kept_in_the_browser_and_reaches_the_server_later(brow
     t, table, context, page = one_table_desk(browser, live_server)
     context.set_offline(True)
     type_game(page, 1, "2", "250", {1: "40", 2: "100", 3: "20"}, {1: "65", 2: "143"})
-    page.wait_for_function("document.getElementById('autosave').dataset.state === 'offline'")
+    wait_sheet(page, "document.getElementById('autosave').dataset.state === 'offline'")
     assert "Keine Verbindung" in page.locator("#autosave").inner_text()
     # saving while offline fails and keeps the page as it is
     page.get_by_role("button", name="Als Entwurf speichern").click()
@@ -159,7 +159,9 @@ def test_typing_offline_is_kept_in_the_browser_and_reaches_the_server_later(brow
     assert page.locator(game(1, "bid")).input_value() == "250"
     assert page.locator(cell(1, 3, "tricks")).input_value() == "42"
     settle(page)
-    page.wait_for_function("document.getElementById('autosave').dataset.state === 'draft'")
+    # the server has it now and the page says so: whether this page's first check sent it or the
+    # server already held it when the page opened
+    wait_sheet(page, "document.getElementById('autosave').dataset.state === 'draft'")
     assert SheetDraft.objects.get().entries["g1-bid"] == "250"
     page.get_by_role("button", name="Als Entwurf speichern").click()
     page.wait_for_selector("text=Entwurf gespeichert")

@@ -5,6 +5,7 @@ answers anything thrown at it without a server error."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -73,10 +74,15 @@ def test_reopening_the_sheet_shows_the_draft_and_it_can_be_thrown_away(desk_clie
     html = desk_client.get(page).content.decode()
     assert 'id="restored"' in html and 'name="g2-bid" value="250"' in html
     assert 'data-draft-seq="7"' in html
+    # the autosave line says from the start that this state is on the server, not only in the
+    # browser (as it says after every check)
+    assert re.search(r'id="autosave"[^>]*data-state="draft"', html)
+    assert "Zwischenstand gesichert" in html
     response = desk_client.post(discard)
     assert response.status_code == 302 and not SheetDraft.objects.exists()
     html = desk_client.get(page).content.decode()
     assert 'id="restored"' not in html and 'name="g2-bid" value="200"' in html
+    assert 'data-state="loaded"' in html and "Zwischenstand gesichert" not in html
 
 
 def test_a_draft_typed_on_an_older_version_is_saved_against_that_version(
