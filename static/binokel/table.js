@@ -331,7 +331,7 @@
     card.appendChild(who);
     addMessages(card, messages, ["declarer"]);
     // kind: one button per kind the rule set plays
-    var kinds = el("div", { "class": "choices", role: "group", "aria-label": T.kind });
+    var kinds = el("div", { "class": "choices kinds", role: "group", "aria-label": T.kind });
     server.kinds.forEach(function (k) {
       kinds.appendChild(el("button", { type: "button", "data-kind": k.value,
         "aria-pressed": draft.kind === k.value ? "true" : "false", text: k.label,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from binokel_tournament.models import AuditLog, Membership, Mode, PartyResult, Role, ScoreSheet
 from binokel_tournament.services import sheet_fields as F
@@ -35,9 +36,41 @@ def phone(browser, live_server):
     return context, page
 
 
+PHONE_STATE = (
+    "(() => { const c = document.getElementById('game-card'),"
+    " s = document.getElementById('status');"
+    " return JSON.stringify({card: c ? [c.dataset.game, c.dataset.shape] : null,"
+    " status: s ? [s.dataset.state, s.textContent] : null,"
+    " kept: JSON.parse(localStorage.getItem(document.getElementById('table-app').dataset.store)"
+    " || 'null')}); })()"
+)
+
+
+# the status line's height for each thing it says while the connection is there
+STATUS_HEIGHTS = """(() => {
+  const T = JSON.parse(document.getElementById('table-strings').textContent);
+  const box = document.getElementById('status'), kept = box.textContent, out = {};
+  const pending = T.pending.replace('%(n)s', '12');
+  const texts = {ok: T.all_sent, desk: T.confirmed_desk, pending: pending,
+                 sending: T.sending + ' ' + pending};
+  for (const [state, text] of Object.entries(texts)) {
+    box.textContent = text;
+    out[state] = box.getBoundingClientRect().height;
+  }
+  box.textContent = kept;
+  return out;
+})()"""
+
+
 def enter_game(page, n: int) -> None:
     """docs/rules.md worked example 1: party 1 declares 200 with 60/152; 20/58; 0/40."""
-    card = page.locator(f'#game-card[data-game="{n}"]')
+    try:
+        card = page.locator(f'#game-card[data-game="{n}"]')
+        card.wait_for(timeout=STATE_TIMEOUT_MS // 3)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"game {n} is not on the card; the phone shows {page.evaluate(PHONE_STATE)}"
+        ) from None
     card.locator('[data-declarer="1"]').tap()
     card.locator('[data-field="bid"]').fill("200")
     for column, meld, tricks in ((1, "60", "152"), (2, "20", "58")):
@@ -74,6 +107,14 @@ def test_a_table_enters_its_sheet_on_a_phone_through_a_dead_spot(browser, live_s
     page.screenshot(path=str(artifact("table-phone-390.png")), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
+    clipped = page.evaluate(
+        "[...document.querySelectorAll('#game-card button')]"
+        ".filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent)"
+    )
+    assert clipped == [], clipped  # every button's word fits on it
+    # the card stays where it is whatever the status line says while a game is sent
+    heights = page.evaluate(STATUS_HEIGHTS)
+    assert len(set(heights.values())) == 1, heights
 
     # a dead spot in the hall: three games without a connection, and a reload
     context.set_offline(True)
