@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import _machine as machine
 from _django import build_scored_tournament, setup
 
 setup()
@@ -53,7 +54,7 @@ def pages(result: ExportFile) -> int:
 
 
 def main() -> int:
-    print(f"database: {connection.vendor}")
+    print(f"database: {connection.vendor}; {machine.describe()}")
     start = time.perf_counter()
     t = build(ENTRANTS)
     build_s = time.perf_counter() - start

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import _machine as machine
 from _django import setup
 
 setup()
@@ -234,7 +235,7 @@ def main() -> int:
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"database: {connection.vendor}; median of {args.runs} runs after a warm-up; "
-        f"load average at start {load} ({os.cpu_count()} CPUs)"
+        f"load average at start {load} ({os.cpu_count()} CPUs); {machine.describe()}"
     )
     rows: dict[tuple[str, str], Row] = {}
 
