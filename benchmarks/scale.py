@@ -264,7 +264,10 @@ def main() -> int:
         name = f"{row.group} {row.label}"
         print(f"{name:{width}}  " + "  ".join(f"{fmt(row.figures.get(s)):>28}" for s in sizes))
     print()
-    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
+        f"{machine.describe()}"
+    )
     verdicts = []
     for measure in ("wall", "cpu"):
         missed = missed_targets(rows, measure)
