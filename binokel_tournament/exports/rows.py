@@ -21,7 +21,7 @@ from ..services.standings import Standings, compute_standings
 POINTS_FORMAT = "#,##0;[Red]-#,##0"
 # Whole numbers (places, start numbers, rounds, bids) in Excel's General format: it shows a whole
 # number exactly as "0" would, and a cell without a style of its own is written with one
-# attribute less (a tenth of the workbook's time at 999 entrants, benchmarks/scale.py).
+# attribute less (measured once: 0.18 s of the 2.42 s workbook at 999 entrants).
 INTEGER_FORMAT: str | None = None
 
 Value = str | int | float | bool | None
