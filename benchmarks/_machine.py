@@ -2,7 +2,9 @@
 
 The same machine name can mean a CPU two or three times slower on another day (a shared host):
 a figure is only comparable with one measured at a similar reference time. The reference is a
-fixed loop of 10 million integer additions, the best of three runs."""
+fixed loop of 10 million integer additions, the best of three runs. It is a rough hint only: it
+touches no memory to speak of, and work that does (a workbook of 450,000 cells) was seen to vary
+by 1.7x between runs at the same reference."""
 
 from __future__ import annotations
 
