@@ -178,6 +178,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 def link_chosen_players(request: HttpRequest, entrant: Entrant, data: dict[str, Any]) -> None:
     """Link the new entrant (and partner) to the register's players chosen while typing; a
     returning name not chosen is pointed out (the desk links it on the register page)."""
+    index: series.RegisterIndex | None = None  # the register read at most once
     for field, partner in (("player", False), ("partner_player", True)):
         name = entrant.partner if partner else entrant.name
         if not name:
@@ -190,7 +191,7 @@ def link_chosen_players(request: HttpRequest, entrant: Entrant, data: dict[str, 
                     )
             except DeskError as exc:
                 messages.error(request, exc.message)
-        elif series.candidates(name):
+        elif (index := index or series.RegisterIndex()).candidates(name):
             messages.info(
                 request,
                 _(

@@ -3,6 +3,9 @@ waiting until the live check shows the newest typing state."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from binokel_tournament.services import sheet_fields as F
@@ -43,15 +46,23 @@ SHEET_STATE = (
 )
 
 
+@contextmanager
+def explained(page, shows: str, awaited: str) -> Iterator[None]:
+    """A wait that fails says what the page showed instead (``shows``: a script returning it),
+    not only that the time ran out."""
+    try:
+        yield
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"{awaited} never came; the page shows {page.evaluate(shows)}"
+        ) from None
+
+
 def wait_sheet(page, expression: str) -> None:
     """Wait for a state of the desk sheet; when it does not come, say what the page showed
     instead (the sheet's sequence numbers, the autosave line, a save problem)."""
-    try:
+    with explained(page, SHEET_STATE, expression):
         page.wait_for_function(expression)
-    except PlaywrightTimeoutError:
-        raise AssertionError(
-            f"the sheet never reached {expression!r}; it shows {page.evaluate(SHEET_STATE)}"
-        ) from None
 
 
 def settle(page) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from binokel_tournament.models import AuditLog, Membership, Mode, PartyResult, Role, ScoreSheet
 from binokel_tournament.services import sheet_fields as F
@@ -15,7 +14,7 @@ from binokel_tournament.services.seating import generate_seating
 from binokel_tournament.services.table_entry import chairs, opponents
 from tests.support import artifact
 
-from .support import STATE_TIMEOUT_MS
+from .support import STATE_TIMEOUT_MS, explained
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,13 +63,9 @@ STATUS_HEIGHTS = """(() => {
 
 def enter_game(page, n: int) -> None:
     """docs/rules.md worked example 1: party 1 declares 200 with 60/152; 20/58; 0/40."""
-    try:
-        card = page.locator(f'#game-card[data-game="{n}"]')
+    card = page.locator(f'#game-card[data-game="{n}"]')
+    with explained(page, PHONE_STATE, f"the card of game {n}"):
         card.wait_for(timeout=STATE_TIMEOUT_MS // 3)
-    except PlaywrightTimeoutError:
-        raise AssertionError(
-            f"game {n} is not on the card; the phone shows {page.evaluate(PHONE_STATE)}"
-        ) from None
     card.locator('[data-declarer="1"]').tap()
     card.locator('[data-field="bid"]').fill("200")
     for column, meld, tricks in ((1, "60", "152"), (2, "20", "58")):
