@@ -205,6 +205,12 @@ class Competition(models.Model):
         return self.mode == Mode.PAIRS
 
 
+def display_name(name: str, partner: str) -> str:
+    """An entrant's name as shown everywhere: "Name", or "Name / Partner" for a pair (also
+    for pages that read names as plain values, without model instances)."""
+    return f"{name} / {partner}" if partner else name
+
+
 class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants")
@@ -242,7 +248,7 @@ class Entrant(models.Model):
 
     @property
     def display_name(self) -> str:
-        return f"{self.name} / {self.partner}" if self.partner else self.name
+        return display_name(self.name, self.partner)
 
 
 class Round(models.Model):

@@ -15,6 +15,7 @@ from ..models import (
     PartyResult,
     SheetStatus,
     Tournament,
+    display_name,
 )
 from ..services.standings import Standings, compute_standings
 
@@ -177,7 +178,7 @@ def games_rows(tournament: Tournament, up_to: int | None = None) -> RowTable:
                 tbl,
                 game,
                 number,
-                f"{name} / {partner}" if partner else name,
+                display_name(name, partner),
                 declarer,
                 kinds.get(kind, kind),
                 bid,

@@ -6,6 +6,7 @@ helpers too); fees, the donation rule and the purpose need MANAGE_CHARITY (organ
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -22,7 +23,7 @@ from charity.money import (
     statement,
 )
 
-from ..models import Entrant, ExtraDonation, Mode, PartyResult, Tournament
+from ..models import Entrant, ExtraDonation, Mode, PartyResult, Tournament, display_name
 from .access import Action, Actor, require
 from .audit import log_action
 from .errors import DeskError
@@ -59,16 +60,23 @@ def has_money(tournament: Tournament) -> bool:
     )
 
 
-def declared_games(tournament: Tournament) -> dict[int, list[GameOutcome]]:
-    """Every game an entrant declared on a counted sheet, by entrant id (only the declarer
-    can lose a game: the rest need not be loaded)."""
+def declared_games(
+    tournament: Tournament, entrant: Entrant | None = None
+) -> dict[int, list[GameOutcome]]:
+    """The games an entrant declared and lost on a counted sheet, by entrant id (of one
+    entrant when given). Only a declarer can lose a game and a won game is never lost
+    (``charity.money.is_lost``), so the rest need not be loaded: the engine still decides
+    which of these count (a conceded game, say)."""
     rows = PartyResult.objects.filter(
         entrant__tournament=tournament,
         is_declarer=True,
+        game__won=False,
         game__sheet__status__in=counted_statuses(tournament),
-    ).values_list("entrant_id", "game__kind", "game__won")
+    )
+    if entrant is not None:
+        rows = rows.filter(entrant=entrant)
     out: dict[int, list[GameOutcome]] = defaultdict(list)
-    for entrant_id, kind, won in rows.iterator(chunk_size=4000):
+    for entrant_id, kind, won in rows.values_list("entrant_id", "game__kind", "game__won"):
         out[entrant_id].append(GameOutcome(kind, True, won))
     return out
 
@@ -83,54 +91,116 @@ def players_of_mode(mode: str) -> int:
     return 2 if mode == Mode.PAIRS else 1
 
 
-def players_of(entrant: Entrant, mode: str) -> int:
-    return players_of_mode(mode)
+@dataclass(frozen=True)
+class Accounts:
+    """What every statement of a tournament needs, read once: the fee and donation rules,
+    the lost games by entrant, and which withdrawn entrants played."""
+
+    fee: FeeRule
+    rule: DonationRule
+    games: dict[int, list[GameOutcome]]
+    withdrawn_played: set[int]
+
+    @classmethod
+    def of(cls, tournament: Tournament, entrant: Entrant | None = None) -> Accounts:
+        played = PartyResult.objects.filter(entrant__tournament=tournament, entrant__withdrawn=True)
+        if entrant is not None:
+            played = played.filter(entrant=entrant)
+        return cls(
+            fee_rule(tournament),
+            donation_rule(tournament),
+            declared_games(tournament, entrant),
+            set(played.values_list("entrant_id", flat=True).distinct()),
+        )
+
+    def statement(
+        self,
+        entrant_id: int,
+        start_number: int,
+        name: str,
+        mode: str,
+        withdrawn: bool,
+        fee_paid: bool,
+        donation_paid: bool,
+    ) -> Statement | None:
+        """The entrant's statement; None for a withdrawn entrant who never played (owes
+        nothing and is not listed)."""
+        if withdrawn and entrant_id not in self.withdrawn_played:
+            return None
+        return statement(
+            start_number,
+            name,
+            players_of_mode(mode),
+            self.games.get(entrant_id, ()),
+            self.fee,
+            self.rule,
+            fee_paid,
+            donation_paid,
+        )
+
+    def of_entrant(self, e: Entrant) -> Statement | None:
+        return self.statement(
+            e.pk,
+            e.start_number,
+            e.display_name,
+            e.competition.mode,
+            e.withdrawn,
+            e.fee_paid,
+            e.donation_paid,
+        )
 
 
 def statements(tournament: Tournament, mode: str | None = None) -> list[EntrantStatement]:
     """One statement per entrant (by start number): Startgeld, lost games and donation, what
     is paid. A withdrawn entrant who never played owes nothing and is not listed."""
-    fee, rule = fee_rule(tournament), donation_rule(tournament)
-    games = declared_games(tournament)
-    played = set(
-        PartyResult.objects.filter(entrant__tournament=tournament, entrant__withdrawn=True)
-        .values_list("entrant_id", flat=True)
-        .distinct()
-    )
+    accounts = Accounts.of(tournament)
     entrants = tournament.entrants.select_related("competition").order_by("start_number")
     if mode:
         entrants = entrants.filter(competition__mode=mode)
     out = []
     for e in entrants:
-        if e.withdrawn and e.pk not in played:
-            continue
-        s = statement(
-            e.start_number,
-            e.display_name,
-            players_of(e, e.competition.mode),
-            games.get(e.pk, ()),
-            fee,
-            rule,
-            e.fee_paid,
-            e.donation_paid,
-        )
-        out.append(EntrantStatement(e, s))
+        s = accounts.of_entrant(e)
+        if s is not None:
+            out.append(EntrantStatement(e, s))
     return out
 
 
 def statement_of(entrant: Entrant) -> Statement:
-    tournament = entrant.tournament
-    games = declared_games(tournament).get(entrant.pk, ())
-    return statement(
+    """The statement of one entrant (also of a withdrawn one who never played: all zero)."""
+    accounts = Accounts.of(entrant.tournament, entrant)
+    s = accounts.statement(
+        entrant.pk,
         entrant.start_number,
         entrant.display_name,
-        players_of(entrant, entrant.competition.mode),
-        games,
-        fee_rule(tournament),
-        donation_rule(tournament),
+        entrant.competition.mode,
+        False,
         entrant.fee_paid,
         entrant.donation_paid,
     )
+    assert s is not None
+    return s
+
+
+def _all_statements(tournament: Tournament) -> Iterator[Statement]:
+    """Every entrant's statement from plain values, without model instances: the dashboard
+    and the beamer show the evening's total on every load, of every entrant of a big field."""
+    accounts = Accounts.of(tournament)
+    rows = tournament.entrants.values_list(
+        "pk",
+        "start_number",
+        "name",
+        "partner",
+        "competition__mode",
+        "withdrawn",
+        "fee_paid",
+        "donation_paid",
+    )
+    for pk, number, name, partner, mode, withdrawn, fee_paid, donation_paid in rows:
+        s = accounts.statement(
+            pk, number, display_name(name, partner), mode, withdrawn, fee_paid, donation_paid
+        )
+        if s is not None:
+            yield s
 
 
 def extra_cents(tournament: Tournament) -> int:
@@ -139,8 +209,9 @@ def extra_cents(tournament: Tournament) -> int:
 
 def evening(tournament: Tournament, items: list[EntrantStatement] | None = None) -> EveningTotal:
     """The evening's total: Startgeld + donations + extra donations, and what is paid."""
-    items = statements(tournament) if items is None else items
     extras = tournament.extra_donations.values_list("amount_cents", flat=True)
+    if items is None:
+        return evening_total(_all_statements(tournament), extras)
     return evening_total((i.statement for i in items), extras)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from charity.statistics import PartyRecord, Statistics, Top, compute
 
-from ..models import PartyResult, Tournament
+from ..models import PartyResult, Tournament, display_name
 from .standings import counted_statuses
 
 
@@ -67,7 +67,7 @@ def evening_statistics(
     """The figures of every counted game (of the rounds up to ``up_to``, when given)."""
     stats = compute(records(tournament, mode, up_to))
     names = {
-        pk: f"{number} {name} / {partner}" if partner else f"{number} {name}"
+        pk: f"{number} {display_name(name, partner)}"
         for pk, number, name, partner in tournament.entrants.values_list(
             "pk", "start_number", "name", "partner"
         ).order_by()

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from django import template
 from django.utils.formats import get_format
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+if TYPE_CHECKING:
+    from ..services.standings import StandingRow
 
 register = template.Library()
 
@@ -37,3 +45,25 @@ def euro(value: object) -> str:
 def zip_lists(first: object, second: object) -> list[tuple[object, object]]:
     """Two lists side by side (a series' values and whether each counts)."""
     return list(zip(first, second, strict=False))  # type: ignore[call-overload]
+
+
+@register.simple_tag
+def beamer_rows(rows: Iterable[StandingRow]) -> SafeString:
+    """The beamer's table rows (place, start number, name, points per round, total), every
+    text escaped. One tag instead of a template loop: at 999 entrants the loop's 7,000
+    variables took half of the page's time (``benchmarks/scale.py``)."""
+    separator = get_format("THOUSAND_SEPARATOR")
+
+    def number(value: int) -> str:
+        return escape(grouped(value, separator))
+
+    html = []
+    for row in rows:
+        start = row.entrant.start_number
+        rounds = "".join(f'<td class="num">{number(p)}</td>' for p in row.round_points)
+        html.append(
+            f'<tr data-start="{start}"><td>{escape(row.place_label)}</td>'
+            f'<td class="num">{start}</td><td class="name">{escape(row.entrant.display_name)}</td>'
+            f'{rounds}<td class="num"><strong>{number(row.total)}</strong></td></tr>'
+        )
+    return mark_safe("".join(html))  # every text above is escaped

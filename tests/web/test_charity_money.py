@@ -60,6 +60,35 @@ def test_statements_follow_from_the_stored_games(evening, db):
     assert total.paid_cents == paid_fees + 8550
 
 
+def test_the_total_read_from_plain_values_is_the_sum_of_the_statements(evening, db):
+    """The dashboard and the beamer total every entrant without model instances; the money
+    page totals its statements. Both agree, also with a withdrawn entrant who played (listed)
+    and one who never did (not listed), pairs paying per player, and with one entrant's own
+    statement."""
+    t = charity.update_charity_settings(evening, None, {"fee_per_player": True})
+    played = Entrant.objects.filter(tournament=evening, results__isnull=False).distinct().first()
+    never = Entrant.objects.create(
+        tournament=evening,
+        competition=played.competition,
+        start_number=999,
+        name="Nie Gespielt",
+        withdrawn=True,
+    )
+    Entrant.objects.filter(pk=played.pk).update(withdrawn=True)
+    try:
+        items = charity.statements(t)
+        numbers = {i.entrant.start_number for i in items}
+        assert played.start_number in numbers and never.start_number not in numbers
+        assert any(i.statement.players == 2 and i.statement.fee_cents == 1600 for i in items)
+        assert charity.evening(t) == charity.evening(t, items)
+        for i in items:
+            assert charity.statement_of(i.entrant) == i.statement, i.entrant
+    finally:
+        never.delete()
+        Entrant.objects.filter(pk=played.pk).update(withdrawn=False)
+        charity.update_charity_settings(evening, None, {"fee_per_player": False})
+
+
 def test_pairs_pay_per_player_when_the_organiser_says_so(evening, db):
     changed = charity.update_charity_settings(evening, None, {"fee_per_player": True})
     pairs = [i for i in charity.statements(changed) if i.entrant.competition.mode == Mode.PAIRS]

@@ -189,6 +189,26 @@ def test_beamer_sends_every_place_for_the_screen_to_page_through(client, db):
     assert "binokel/beamer.js" in html  # the script fits the rows to the screen (browser test)
 
 
+def test_beamer_rows_escape_names_and_show_each_round_grouped(client, db):
+    from binokel_tournament.services.demo import create_demo
+
+    t = create_demo(9, 4, scored_rounds=2, slug="beamer-rows")[0]
+    entrant = t.entrants.filter(competition__mode=Mode.SINGLES).order_by("start_number").first()
+    entrant.name = '<b onclick="x()">Max & Co</b>'
+    entrant.save(update_fields=["name"])
+    html = client.get(reverse("public:beamer", args=[t.slug, "singles"])).content.decode()
+    assert "&lt;b onclick=&quot;x()&quot;&gt;Max &amp; Co&lt;/b&gt;" in html
+    assert "<b onclick" not in html
+    row = re.search(rf'<tr data-start="{entrant.start_number}">(.*?)</tr>', html)
+    assert row is not None
+    cells = re.findall(r'<td class="num">(.*?)</td>', row.group(1))
+    assert len(cells) == 4  # start number, round 1, round 2, total
+    total = re.fullmatch(r"<strong>(.*)</strong>", cells[-1])
+    assert total is not None
+    shown = [int(c.replace(".", "").replace("−", "-")) for c in [*cells[1:3], total.group(1)]]
+    assert shown[0] + shown[1] == shown[2] and abs(shown[2]) >= 1000  # grouped as 1.234
+
+
 def test_tournament_setup_with_a_changed_rule(desk_client):
     data = {
         **form_defaults(),
