@@ -17,6 +17,11 @@ def setup() -> None:
         os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "binokel_tournament.settings")
     os.environ.setdefault("DEBUG", "false")
+    # No automatic backups: they would be written by a thread of this very process, and their
+    # CPU time would fall into whatever is measured next (after building a 999-entrant
+    # tournament, a backup thread made the dashboard look 140 ms slower). The hall writes them
+    # in a process of its own; benchmarks/load.py and tables.py measure with them.
+    os.environ.setdefault("BACKUP_AUTO", "false")
     import django
     from django.core.management import call_command
 
