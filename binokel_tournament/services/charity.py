@@ -60,21 +60,17 @@ def has_money(tournament: Tournament) -> bool:
     )
 
 
-def declared_games(
-    tournament: Tournament, entrant: Entrant | None = None
-) -> dict[int, list[GameOutcome]]:
-    """The games an entrant declared and lost on a counted sheet, by entrant id (of one
-    entrant when given). Only a declarer can lose a game and a won game is never lost
-    (``charity.money.is_lost``), so the rest need not be loaded: the engine still decides
-    which of these count (a conceded game, say)."""
+def declared_games(tournament: Tournament) -> dict[int, list[GameOutcome]]:
+    """The games each entrant declared and lost on a counted sheet, by entrant id. Only a
+    declarer can lose a game and a won game is never lost (``charity.money.is_lost``), so the
+    rest need not be loaded: the engine still decides which of these count (a conceded game,
+    say)."""
     rows = PartyResult.objects.filter(
         entrant__tournament=tournament,
         is_declarer=True,
         game__won=False,
         game__sheet__status__in=counted_statuses(tournament),
     )
-    if entrant is not None:
-        rows = rows.filter(entrant=entrant)
     out: dict[int, list[GameOutcome]] = defaultdict(list)
     for entrant_id, kind, won in rows.values_list("entrant_id", "game__kind", "game__won"):
         out[entrant_id].append(GameOutcome(kind, True, won))
@@ -102,14 +98,12 @@ class Accounts:
     withdrawn_played: set[int]
 
     @classmethod
-    def of(cls, tournament: Tournament, entrant: Entrant | None = None) -> Accounts:
+    def of(cls, tournament: Tournament) -> Accounts:
         played = PartyResult.objects.filter(entrant__tournament=tournament, entrant__withdrawn=True)
-        if entrant is not None:
-            played = played.filter(entrant=entrant)
         return cls(
             fee_rule(tournament),
             donation_rule(tournament),
-            declared_games(tournament, entrant),
+            declared_games(tournament),
             set(played.values_list("entrant_id", flat=True).distinct()),
         )
 
@@ -163,22 +157,6 @@ def statements(tournament: Tournament, mode: str | None = None) -> list[EntrantS
         if s is not None:
             out.append(EntrantStatement(e, s))
     return out
-
-
-def statement_of(entrant: Entrant) -> Statement:
-    """The statement of one entrant (also of a withdrawn one who never played: all zero)."""
-    accounts = Accounts.of(entrant.tournament, entrant)
-    s = accounts.statement(
-        entrant.pk,
-        entrant.start_number,
-        entrant.display_name,
-        entrant.competition.mode,
-        False,
-        entrant.fee_paid,
-        entrant.donation_paid,
-    )
-    assert s is not None
-    return s
 
 
 def _all_statements(tournament: Tournament) -> Iterator[Statement]:

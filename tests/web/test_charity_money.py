@@ -63,8 +63,7 @@ def test_statements_follow_from_the_stored_games(evening, db):
 def test_the_total_read_from_plain_values_is_the_sum_of_the_statements(evening, db):
     """The dashboard and the beamer total every entrant without model instances; the money
     page totals its statements. Both agree, also with a withdrawn entrant who played (listed)
-    and one who never did (not listed), pairs paying per player, and with one entrant's own
-    statement."""
+    and one who never did (not listed), and with pairs paying per player."""
     t = charity.update_charity_settings(evening, None, {"fee_per_player": True})
     played = Entrant.objects.filter(tournament=evening, results__isnull=False).distinct().first()
     never = Entrant.objects.create(
@@ -81,8 +80,6 @@ def test_the_total_read_from_plain_values_is_the_sum_of_the_statements(evening, 
         assert played.start_number in numbers and never.start_number not in numbers
         assert any(i.statement.players == 2 and i.statement.fee_cents == 1600 for i in items)
         assert charity.evening(t) == charity.evening(t, items)
-        for i in items:
-            assert charity.statement_of(i.entrant) == i.statement, i.entrant
     finally:
         never.delete()
         Entrant.objects.filter(pk=played.pk).update(withdrawn=False)
