@@ -72,8 +72,8 @@ def declared_games(tournament: Tournament) -> dict[int, list[GameOutcome]]:
         game__sheet__status__in=counted_statuses(tournament),
     )
     out: dict[int, list[GameOutcome]] = defaultdict(list)
-    for entrant_id, kind, won in rows.values_list("entrant_id", "game__kind", "game__won"):
-        out[entrant_id].append(GameOutcome(kind, True, won))
+    for entrant_id, kind in rows.values_list("entrant_id", "game__kind"):
+        out[entrant_id].append(GameOutcome(kind, is_declarer=True, won=False))
     return out
 
 
