@@ -130,6 +130,8 @@ def page_urls(t: Tournament) -> list[tuple[str, str, str]]:
         ("standings Paare", reverse("desk:standings", args=[slug, Mode.PAIRS])),
         ("audit log", reverse("desk:audit", args=[slug])),
         ("sheet history", reverse("desk:audit", args=[slug]) + f"?type=ScoreSheet&id={sheet.pk}"),
+        # the register offered while a name is typed at registration (htmx, each pause)
+        ("player suggestions", reverse("desk:player_suggestions", args=[slug]) + "?name=Müller"),
     ]
     public = [
         ("home", reverse("public:home")),

@@ -24,7 +24,7 @@ from .access import Action, Actor, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
-from .names import matches
+from .names import NameQuery
 
 # a (re-)planned competition's new tables are first numbered after every table of the round
 # plus this gap, then the round is renumbered 1..n (see _renumber_round)
@@ -391,7 +391,8 @@ def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, li
         # folded in Python: the databases fold differently (and SQLite not at all beyond
         # ASCII); a tournament's names are a few hundred short strings
         candidates = entrants.order_by("start_number").values_list("pk", "name", "partner")
-        hits = [pk for pk, name, partner in candidates if matches(query, name, partner)]
+        typed = NameQuery(query)
+        hits = [pk for pk, name, partner in candidates if typed.found_in(name, partner)]
         found = list(entrants.filter(pk__in=hits[:WHERE_MAX_HITS]).order_by("start_number"))
     seats = (
         Seat.objects.filter(entrant__in=found)

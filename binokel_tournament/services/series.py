@@ -28,7 +28,7 @@ from ..models import Entrant, Mode, Player, Series, Tournament
 from .access import Action, Actor, require, require_create_tournament
 from .audit import log_action
 from .errors import DeskError
-from .names import fold
+from .names import fold, folded_name
 from .standings import compute_standings
 
 PlayerKey = int | tuple[int, int]
@@ -44,28 +44,36 @@ class RegisterIndex:
     def __init__(self) -> None:
         self.by_key: dict[str, list[Player]] = {}
         for player in Player.objects.only("name", "club", "consent").order_by("name", "club", "id"):
-            self.by_key.setdefault(fold(player.name), []).append(player)
+            self.by_key.setdefault(folded_name(player.name), []).append(player)
 
     def candidates(self, name: str, limit: int = 5) -> list[Player]:
         """Players of the register with this name."""
         key = fold(name)
         return self.by_key.get(key, [])[:limit] if key else []
 
-    def suggestions(self, typed: str, limit: int = SUGGESTIONS) -> list[Player]:
-        """Players whose name holds every word typed so far (folded): what the registration
-        form offers while the desk types a name. Exact names first."""
-        folded = fold(typed)
-        words = folded.split()
-        if len(folded) < SUGGEST_FROM:
-            return []
-        exact = self.by_key.get(folded, [])
-        found = [
-            player
-            for key, players in self.by_key.items()
-            if key != folded and all(w in key for w in words)
-            for player in players
-        ]
-        return (exact + found)[:limit]
+
+def suggestions(typed: str, limit: int = SUGGESTIONS) -> list[Player]:
+    """Players whose name holds every word typed so far (folded): what the registration
+    form offers while the desk types a name. Exact names first, then the others, players of
+    one name together. Asked on every pause in typing: the register is read as ids and
+    names only (their folding is kept, ``folded_name``), and only the players offered are
+    loaded."""
+    folded = fold(typed)
+    if len(folded) < SUGGEST_FROM:
+        return []
+    words = folded.split()
+    by_key: dict[str, list[int]] = {}
+    for pk, name in Player.objects.order_by("name", "club", "id").values_list("id", "name"):
+        by_key.setdefault(folded_name(name), []).append(pk)
+    found = [
+        pk
+        for key, pks in by_key.items()
+        if key != folded and all(w in key for w in words)
+        for pk in pks
+    ]
+    chosen = (by_key.get(folded, []) + found)[:limit]
+    players = Player.objects.only("name", "club", "consent").in_bulk(chosen)
+    return [players[pk] for pk in chosen if pk in players]  # one may be gone since
 
 
 def candidates(name: str, limit: int = 5) -> list[Player]:

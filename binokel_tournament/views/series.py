@@ -129,7 +129,7 @@ def player_suggestions(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "desk/_player_suggestions.html",
-        {"players": service.RegisterIndex().suggestions(typed), "field": field},
+        {"players": service.suggestions(typed), "field": field},
     )
 
 

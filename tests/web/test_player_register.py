@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from binokel_tournament.models import Entrant, Membership, Mode, Player, Role
 from binokel_tournament.services import series as service
+from binokel_tournament.services.names import fold
 from binokel_tournament.services.registration import create_tournament, register_entrant
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +48,27 @@ def test_typing_a_name_offers_the_register_players_of_it(client, evening, regist
     assert 'data-field="partner_player"' in page
     assert "suggestion" not in client.get(url, {"name": "an"}).content.decode()  # too short
     assert "suggestion" not in client.get(url, {"name": "Zeller"}).content.decode()
+
+
+def test_suggestions_put_the_exact_name_first_and_keep_players_of_one_name_together(register):
+    maier = Player.objects.create(name="Maier")
+    others = {
+        Player.objects.create(name="Anna Maier-Huber"),
+        Player.objects.create(name="Hans Maierhofer"),
+        register["maier1"],
+        register["maier2"],
+        Player.objects.create(name="Hans  MAIER", club="TSV C"),  # the same name, folded
+    }
+    Player.objects.create(name="Hans Meier", club="TSV D")  # another name: not offered
+    offered = service.suggestions("maier", limit=10)
+    # "Maier" is the name typed: first, though it sorts last; the rest in the register's
+    # order (the database's collation), the three Hans Maier next to each other
+    assert offered[0] == maier and set(offered[1:]) == others and len(offered) == 6
+    places = [i for i, p in enumerate(offered) if fold(p.name) == "hans maier"]
+    assert places == list(range(places[0], places[0] + 3))
+    assert service.suggestions("maier", limit=2) == offered[:2]
+    assert service.suggestions("Anna Müller") == [register["mueller"]]
+    assert service.suggestions("Mü") == []  # fewer letters than a search starts from
 
 
 def test_the_chosen_player_is_linked_to_the_new_entrant(client, evening, register):
