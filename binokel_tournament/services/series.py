@@ -112,12 +112,13 @@ def _link_all(tournament: Tournament, user: Actor, create_new: bool) -> LinkSumm
         )
         if player_id is None and name
     ]
-    twice = Counter(fold(name) for _e, _p, name in open_people)
+    twice = Counter(folded_name(name) for _e, _p, name in open_people)
     linked = created = 0
     ambiguous: list[str] = []
     for entrant, partner, name in open_people:
-        found = index.by_key.get(fold(name), [])
-        if twice[fold(name)] > 1 or len(found) > 1 or (found and found[0].pk in used):
+        key = folded_name(name)
+        found = index.by_key.get(key, [])
+        if twice[key] > 1 or len(found) > 1 or (found and found[0].pk in used):
             ambiguous.append(name)
         elif found:
             link_player(entrant, found[0], user, partner=partner)
