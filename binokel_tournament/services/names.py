@@ -44,8 +44,3 @@ class NameQuery:
         """Does every word of the query occur (folded) in one of the names?"""
         folded = [folded_name(name) for name in names if name]
         return bool(self.words) and all(any(w in name for name in folded) for w in self.words)
-
-
-def matches(query: str, *names: str) -> bool:
-    """Does every word of the query occur (folded) in one of the names?"""
-    return NameQuery(query).found_in(*names)
