@@ -4,7 +4,7 @@ contracts").
     python -m scoring [--lang de|en] score [--rules FILE | --preset NAME]   < game.json
     python -m scoring melds [--cards N | --pair] [--witness TOTAL] [--rules FILE | --preset NAME]
     python -m scoring rules [--preset NAME] [--describe]
-    python -m scoring sheet [--rules FILE]                  < sheet.json  (a whole score sheet)
+    python -m scoring sheet [--rules FILE | --preset NAME]   < sheet.json  (a whole score sheet)
 
 ``score`` takes one game or a list. ``--cards`` is a hand size of the rule set (ejl: 12 or 9;
 the default is a hand at a 3-table).
@@ -125,7 +125,7 @@ def _cmd_score(args: argparse.Namespace, stdin: IO[bytes]) -> str:
 def _cmd_sheet(args: argparse.Namespace, stdin: IO[bytes]) -> str:
     """A whole sheet (scoring/sheet.py): every game's dealer, sitting-out column and points, and
     the totals; the games given, in order from game 1."""
-    rules = _load_rules(args.rules)
+    rules = _rules_of(args)
     try:
         data = load_json(stdin.read())
         result = read_sheet(data, rules)

@@ -58,6 +58,9 @@ DABB = RuleSet(
     # (decision) the melds count without a trick: the Dabb rules have no rule 13
     trick_rounding="none",
     meld_needs_trick=False,
+    # Decision (RULES.md "dabb"): the Dabb rules list only the cards' points and score "meld
+    # points + trick points", so there is no bonus for the last trick: the tricks add up to 240.
+    last_trick_bonus=0,
     # Acht Asse 1000, Könige 600, Ober 400, Buaben 200; a Familie's K+O is not also a Paar
     eight_of_a_rank=rank_values(A=1000, K=600, O=400, U=200),
     # Decision: the Dabb rules list no Rundlauf (its Paare and the 4 Könige and 4 Ober count one

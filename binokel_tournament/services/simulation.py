@@ -3,9 +3,10 @@
 Each game: shuffle the 40 cards, deal them as at the table (12 each and a Dapp of 4 at a 3-table
 or for the three active players of a 4-table; 9 each and a Dapp of 4 at a pair table), compute
 every hand's melds with the scoring engine, let the strongest hand declare with a bid it can
-plausibly make, take the Dapp and press the four cheapest cards, then split the 250 eyes in
-proportion to the hands' card strength with some luck. The sheet is then saved through the same
-service the desk uses, so every simulated game is validated and scored by the engine.
+plausibly make, take the Dapp and press the four cheapest cards, then split the game's eyes (250
+with ejl) in proportion to the hands' card strength with some luck. The sheet is then saved
+through the same service the desk uses, so every simulated game is validated and scored by the
+engine.
 
 Dealing costs a few milliseconds per game: a round of more than ``FRESH_DEAL_TABLES`` tables
 draws each sheet's games from a pool of ``GAME_POOL`` games dealt once per table size instead
@@ -62,10 +63,11 @@ def _power(cards: Sequence[Card], trump: Suit) -> float:
 
 
 def _split_eyes(
-    rng: random.Random, powers: Sequence[float], pressed: int, declarer: int
+    rng: random.Random, powers: Sequence[float], pressed: int, declarer: int, eyes: int
 ) -> list[int]:
-    """Split 250 eyes: the declarer keeps the pressed cards, the rest goes by power and luck."""
-    rest = 250 - pressed
+    """Split a game's ``eyes`` (250 with ejl, 240 without a last-trick bonus): the declarer keeps
+    the pressed cards, the rest goes by power and luck."""
+    rest = eyes - pressed
     noisy = [max(1.0, w * rng.uniform(0.65, 1.35)) for w in powers]
     total = sum(noisy)
     shares = [int(rest * w / total) for w in noisy]
@@ -109,7 +111,7 @@ def simulate_game(
         cards = kept if i == declarer_player else list(hand.cards)
         melds[party_of[i]] += hand_meld_total(cards, trump, rules)
         powers[party_of[i]] += _power(cards, trump)
-    expected = pressed + (250 - pressed) * powers[declarer] / sum(powers)
+    expected = pressed + (rules.total_eyes - pressed) * powers[declarer] / sum(powers)
     estimate = melds[declarer] + expected
     bid = max(
         rules.min_bid, int(estimate * rng.uniform(0.82, 1.06)) // rules.bid_step * rules.bid_step
@@ -117,7 +119,7 @@ def simulate_game(
     roll = rng.random()
     if roll < 0.006:  # now and then a hand good enough for a Durch
         tricks = [0] * len(melds)
-        tricks[declarer] = 250
+        tricks[declarer] = rules.total_eyes
         return {
             "kind": "durch",
             "declarer": declarer,
@@ -127,7 +129,7 @@ def simulate_game(
             "tricks": tricks,
             "revoked": [],
         }
-    tricks = _split_eyes(rng, powers, pressed, declarer)
+    tricks = _split_eyes(rng, powers, pressed, declarer, rules.total_eyes)
     if melds[declarer] + tricks[declarer] < bid - 10 and rng.random() < 0.6:
         # a hopeless game after the Dapp: the declarer concedes rather than lose twice the bid
         return {

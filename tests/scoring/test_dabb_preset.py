@@ -44,13 +44,26 @@ def test_going_out_costs_the_bid_winner_the_bid_and_gives_every_opponent_melds_p
 
 
 def test_falling_short_loses_the_bid_instead_of_gaining_anything():
-    result = score("played", 1, 250, (40, 65), (100, 143), (20, 42))
+    result = score("played", 1, 250, (40, 65), (100, 133), (20, 42))
     assert (result.points, result.won) == ((40 + 65, -250, 20 + 42), False)
 
 
 def test_the_round_score_is_meld_plus_trick_points_counted_exactly():
-    result = score("played", 0, 200, (60, 152), (20, 58), (0, 40))
-    assert (result.points, result.won) == ((212, 78, 40), True)
+    result = score("played", 0, 200, (60, 142), (20, 58), (0, 40))
+    assert (result.points, result.won) == ((202, 78, 40), True)
+
+
+def test_there_is_no_last_trick_bonus_the_tricks_add_up_to_240():
+    # RULES.md "dabb" (decision): only the cards' points count, 240 in all
+    assert DABB.total_eyes == 240
+    assert score("played", 0, 150, (0, 100), (0, 90), (0, 50)).won is False
+    errors = validate_game(
+        GameInput(
+            GameKind.PLAYED, 0, 200, (PartyInput(60, 152), PartyInput(20, 58), PartyInput(0, 40))
+        ),
+        DABB,
+    )
+    assert [e.field for e in errors] == ["parties"]
 
 
 def test_discarded_cards_count_toward_the_bid_winners_trick_points():
@@ -59,7 +72,7 @@ def test_discarded_cards_count_toward_the_bid_winners_trick_points():
         e.field
         for e in validate_game(
             GameInput(
-                GameKind.PLAYED, 0, 150, (PartyInput(60, 6), PartyInput(20, 200), PartyInput(0, 44))
+                GameKind.PLAYED, 0, 150, (PartyInput(60, 6), PartyInput(20, 200), PartyInput(0, 34))
             ),
             DABB,
         )
@@ -67,8 +80,8 @@ def test_discarded_cards_count_toward_the_bid_winners_trick_points():
 
 
 def test_melds_count_without_a_trick_the_app_has_no_such_rule():
-    result = score("played", 2, 180, (60, 0), (20, 75), (40, 175))
-    assert result.points == (60, 95, 215)
+    result = score("played", 2, 180, (60, 0), (20, 75), (40, 165))
+    assert result.points == (60, 95, 205)
     assert score_game(
         GameInput(
             GameKind.PLAYED,

@@ -137,3 +137,18 @@ def test_the_command_runs_as_a_module_with_a_rule_set_file(tmp_path):
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert [g["dealer"] for g in out["games"]] == [0, 1]  # the rotation, not the Durch player
+
+
+def test_a_preset_scores_the_sheet_with_its_rules_not_ejls():
+    conceded = {"kind": "conceded", "declarer": 0, "bid": 200, "columns": [{}, {}, {}]}
+    _code, ejl = sheet(data={"table": "three", "games": [conceded]})
+    code, klassisch = sheet("--preset", "klassisch", data={"table": "three", "games": [conceded]})
+    assert code == 0
+    assert ejl["games"][0]["points"] == [-200, 100, 100]  # opponents ceil10(bid / 2)
+    assert klassisch["games"][0]["points"] == [-200, 30, 30]  # 10 per player at a 3-table
+
+
+def test_an_unknown_preset_exits_2_naming_it():
+    code, out = sheet("--preset", "nope", data={"table": "three", "games": []})
+    assert code == 2
+    assert out["errors"][0]["field"] == "preset"

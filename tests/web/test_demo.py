@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from io import StringIO
 
 import pytest
@@ -9,7 +10,8 @@ from django.core.management import call_command
 from django.db.models import Sum
 
 from binokel_tournament.models import Game, PartyResult, ScoreSheet, SheetStatus, Tournament
-from scoring import achievable_pair_totals, achievable_totals
+from binokel_tournament.services.simulation import simulate_game
+from scoring import achievable_pair_totals, achievable_totals, get_preset
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +106,13 @@ def test_a_field_the_engine_cannot_seat_is_a_clear_error():
     with pytest.raises(CommandError):
         run("demo", "--entrants", "2", "--pairs", "0")
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("preset", ["ejl", "dabb"])
+def test_simulated_games_split_the_eyes_of_the_rule_set(preset):
+    # dabb has no last-trick bonus: its tricks add up to 240, ejl's to 250 (RULES.md)
+    rules = get_preset(preset)
+    rng = random.Random(7)
+    played = [simulate_game(rng, 3, "three", rules) for _ in range(300)]
+    sums = {sum(g["tricks"]) for g in played if g["kind"] in ("played", "durch")}
+    assert sums == {rules.total_eyes}
