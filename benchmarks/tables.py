@@ -2,9 +2,10 @@
 (``manage.py demo --entrants 3×TABLES --pairs 0``, rounds 1-2 scored, round 3 open) opens its
 link on a "phone" (real HTTP against the hall server ``manage.py hall``: gunicorn on loopback),
 checks its seats, enters its 12 games one by one as the phone's script sends them (``spiel/``
-with ``{"op": key, "number": n, "game": {...}}``), and the opponents confirm the sheet. The
-tournament counts table-confirmed sheets in its standings (``provisional_table_sheets``), so
-the public standings show a table's games once it has confirmed them.
+with ``{"op": key, "number": n, "base": "", "game": {...}}``), and the opponents confirm the
+sheet. The tournament counts table-confirmed sheets in its standings
+(``provisional_table_sheets``), so the public standings show a table's games once it has
+confirmed them.
 
 Prints the latency of a saved game (p50, p95, max), errors (every reply that is not a saved
 game), the time from the last game saved (and from the last table's confirmation) to the
@@ -161,7 +162,8 @@ def table_run(base: str, plan: dict, stats: Stats, start: float, interval: float
         wait = start + (n - 1) * interval - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        body = {"op": f"{plan['token'][:8]}-{n}-{uuid.uuid4().hex[:12]}", "number": n, "game": game}
+        op = f"{plan['token'][:8]}-{n}-{uuid.uuid4().hex[:12]}"
+        body = {"op": op, "number": n, "base": "", "game": game}  # a new game: base ""
         began = time.perf_counter()
         reply = None
         for attempt in range(3):  # as the phone's outbox: the same game with the same key again
@@ -195,7 +197,7 @@ def table_run(base: str, plan: dict, stats: Stats, start: float, interval: float
     if state.get("entered") != GAMES:
         stats.error(f"{name}: {state.get('entered')} of {GAMES} games kept")
         return
-    confirm = post("bestaetigen/", {"numbers": plan["opponents"]})
+    confirm = post("bestaetigen/", {"numbers": plan["opponents"], "version": state["version"]})
     if confirm.status_code != 200:
         stats.error(f"{name}: confirmation HTTP {confirm.status_code} {confirm.text[:120]!r}")
         return

@@ -254,7 +254,10 @@ class Entrant(models.Model):
 class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("Durchgang"))
+    # Started: the desk started the round (or saved its first sheet); its seating no longer
+    # changes and its table links take games (services/rounds.py).
     locked = models.BooleanField(_("gesperrt"), default=False)
+    started_at = models.DateTimeField(_("gestartet"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -343,6 +346,9 @@ class ScoreSheet(models.Model):
     # The games were entered at the table on a phone (not by a desk person): any desk person
     # may confirm it under the double check.
     entered_at_table = models.BooleanField(default=False)
+    # Who changed each game last: {"4": "desk"} or {"5": "table"}; a phone that sees a game
+    # change it did not send says who changed it ("Die Turnierleitung hat Spiel 4 geändert").
+    game_sources = models.JSONField(default=dict, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -373,6 +379,8 @@ class TableEntry(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_numbers = models.JSONField(default=list, blank=True)
     help_requested_at = models.DateTimeField(null=True, blank=True)
+    # the desk saw the call and is on its way ("Turnierleitung kommt"); cleared with the call
+    help_acknowledged_at = models.DateTimeField(null=True, blank=True)
     last_activity_at = models.DateTimeField(null=True, blank=True)
     # the sheet as the table last entered it: where the desk's typing from the paper differs,
     # the board shows it

@@ -201,6 +201,9 @@ TABLE_LINK_LIMIT = env_int("TABLE_LINK_LIMIT", 600)
 TABLE_LINK_WINDOW = env_int("TABLE_LINK_WINDOW", 600)
 TABLE_GUESS_LIMIT = env_int("TABLE_GUESS_LIMIT", 30)
 TABLE_GUESS_WINDOW = 60
+# How often an idle table phone asks whether the desk or another phone changed something (a
+# short "unchanged" answer while nothing did).
+TABLE_POLL_SECONDS = env_int("TABLE_POLL_SECONDS", 8)
 
 LOG_DIR = DATA_DIR / "logs"
 LOG_DIR.mkdir(parents=True, exist_ok=True)

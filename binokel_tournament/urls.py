@@ -78,6 +78,12 @@ desk_patterns = (
             board.reissue,
             name="table_reissue",
         ),
+        path("<slug:slug>/durchgang/<num:number>/starten/", board.start, name="round_start"),
+        path(
+            "<slug:slug>/tische/<num:table_id>/kommt/",
+            board.help_coming,
+            name="table_help_coming",
+        ),
         path(
             "<slug:slug>/tische/<num:table_id>/erledigt/",
             board.help_done,

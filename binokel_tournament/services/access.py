@@ -50,6 +50,7 @@ class Action(StrEnum):
     MEMBERS = "members"  # add, change and remove members, unlock logins
     BACKUP = "backup"  # download the tournament as a backup
     TABLE_LINKS = "table_links"  # re-issue a table's phone link
+    START_ROUND = "start_round"  # start a planned round (its links open, its seating fixed)
     RECORD_PAYMENTS = "record_payments"  # Startgeld / donation paid, extra donations
     RECORD_PRIZE_CHOICES = "record_prize_choices"  # a winner's choice from the prize table
     MANAGE_CHARITY = "manage_charity"  # fees, donation rule, purpose, the prize table
@@ -61,6 +62,7 @@ ROLE_ACTIONS: dict[str, frozenset[Action]] = {
         {
             Action.VIEW,
             Action.ENTER_RESULTS,
+            Action.START_ROUND,
             Action.REGISTER,
             Action.RECORD_PAYMENTS,
             Action.RECORD_PRIZE_CHOICES,

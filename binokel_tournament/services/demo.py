@@ -28,6 +28,7 @@ from ..models import (
 from .errors import DeskError
 from .prizes import add_prize
 from .registration import create_tournament, register_entrants
+from .rounds import start_round
 from .seating import generate_seating
 from .simulation import simulate_round
 
@@ -211,7 +212,8 @@ def create_demo(
 
     Any size works: entrants are registered in one batch, the pairing engine seats every
     round, and rounds 1..``scored_rounds`` are filled from dealt hands and saved through the
-    desk's sheet service (``simulation.simulate_round``)."""
+    desk's sheet service (``simulation.simulate_round``); the round after them is started (its
+    table links take games), the later ones are planned."""
     existing = Tournament.objects.filter(slug=slug).first()
     user = ensure_users()
     if existing is not None:
@@ -241,8 +243,11 @@ def create_demo(
                 register_entrants(competitions[mode], people, user=user)
         for mode in modes:
             generate_seating(competitions[mode], seed=seed, user=user)
-        for round_obj in tournament.round_set.order_by("number")[:scored_rounds]:
+        rounds = list(tournament.round_set.order_by("number"))
+        for round_obj in rounds[:scored_rounds]:
             simulate_round(round_obj, user, seed=seed)
+        if scored_rounds < len(rounds):  # the evening goes on: the next round has started
+            start_round(rounds[max(scored_rounds, 0)], user)
         add_charity(tournament, seed)
     return tournament, True
 

@@ -42,6 +42,7 @@ from .access import Action, account_id, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
+from .rounds import mark_started
 from .writes import write_transaction
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -317,7 +318,7 @@ def _save(
     tournament = table.round.tournament
     entries = dict(evaluation.entries)
     author = user if user is not None and user.is_authenticated else None
-    sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
+    sheet = locked_sheet(table)
     if sheet is None:
         if expected_version:
             raise DeskError(_("Der Spielzettel wurde gelöscht."))
@@ -382,28 +383,71 @@ def _save(
         SheetDraft.objects.filter(table=table, user_id=account_id(author)).delete()
     if not changed and not confirming:
         return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
-    sheet.version += 1
-    store_sheet(sheet, evaluation)
-    lock_round(table.round)
     action = "sheet.correct" if was_confirmed else "sheet.confirm" if confirming else "sheet.save"
-    log_action(
-        tournament,
+    commit_sheet(
+        sheet,
+        evaluation,
         author,
         action,
-        sheet,
         before,
-        {"status": sheet.status, "entries": sheet.entries, "version": sheet.version},
+        {"status": sheet.status, "entries": sheet.entries},
+        source=SOURCE_DESK,
+        previous=before["entries"] if before else {},
     )
     if was_confirmed or sheet.status == SheetStatus.CONFIRMED:
         schedule_backup(tournament)
     return SaveOutcome(sheet, evaluation, sheet.status == SheetStatus.CONFIRMED, notice)
 
 
-def lock_round(round_obj: Round) -> None:
-    """A round with results has started: its seating no longer changes."""
+# --- the one writer ----------------------------------------------------------------------------
+# Every new version of a score sheet -- the desk's form, a game from a table's phone, a desk
+# correction, a confirmation -- is stored here, inside the caller's write transaction and after
+# the caller locked the sheet's row (``locked_sheet``) and checked the state it was typed on: the
+# version goes up by one, only the games that changed are written, who changed each game is
+# kept, the round is locked (audited) and the change is audited.
+SOURCE_DESK = "desk"
+SOURCE_TABLE = "table"
+
+
+def locked_sheet(table: Table) -> ScoreSheet | None:
+    """The table's sheet, its row locked for this write transaction (None: none yet)."""
+    return ScoreSheet.objects.select_for_update().filter(table=table).first()
+
+
+def commit_sheet(
+    sheet: ScoreSheet,
+    evaluation: SheetEvaluation,
+    author: User,
+    action: str,
+    before: Any,
+    after: dict[str, Any],
+    *,
+    source: str,
+    previous: Mapping[str, str],
+) -> None:
+    """Store ``sheet`` (its entries set from ``evaluation``) as its next version.
+
+    ``previous`` is what the sheet held before this change: every game whose fields differ is
+    marked as changed by ``source`` (``SOURCE_DESK`` or ``SOURCE_TABLE``)."""
+    old, new = F.game_stamps(previous), F.game_stamps(sheet.entries)
+    sources = dict(sheet.game_sources or {})
+    for game in set(old) | set(new):
+        if old.get(game) != new.get(game):
+            sources[str(game)] = source
+    sheet.game_sources = sources
+    sheet.version += 1
+    store_sheet(sheet, evaluation)
+    table = evaluation.layout.table
+    lock_round(table.round, author)
+    log_action(
+        table.round.tournament, author, action, sheet, before, {**after, "version": sheet.version}
+    )
+
+
+def lock_round(round_obj: Round, user: User = None) -> None:
+    """A round with results has started: its seating no longer changes (audited)."""
     if not round_obj.locked:
-        round_obj.locked = True
-        round_obj.save(update_fields=["locked"])
+        mark_started(round_obj, user, "round.lock")
 
 
 def _second_person(sheet: ScoreSheet, author: User) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Prefetch
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -331,7 +332,8 @@ def set_round_locked(round_obj: Round, locked: bool, user: Actor = None) -> None
             _("Für diesen Durchgang sind schon Ergebnisse erfasst; er bleibt gesperrt.")
         )
     round_obj.locked = locked
-    round_obj.save(update_fields=["locked"])
+    round_obj.started_at = (round_obj.started_at or timezone.now()) if locked else None
+    round_obj.save(update_fields=["locked", "started_at"])
     log_action(
         round_obj.tournament,
         user,

@@ -16,6 +16,7 @@ stripped strings (``ScoreSheet.entries``), so a draft with a typo loses nothing.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -267,6 +268,21 @@ def without_game(entries: Mapping[str, str], game: int) -> dict[str, str]:
     return {k: v for k, v in entries.items() if game_of(k) != game}
 
 
+def game_stamps(entries: Mapping[str, str]) -> dict[int, str]:
+    """A short fingerprint of every entered game's fields (game -> stamp; a game with no field
+    has none). A save names the stamp of the game it was typed on; a different stamp now means
+    that someone else changed the game in between."""
+    fields: dict[int, list[tuple[str, str]]] = {}
+    for name, value in entries.items():
+        game = game_of(name)
+        if game is not None:
+            fields.setdefault(game, []).append((name, value))
+    return {
+        game: hashlib.sha256(repr(sorted(items)).encode()).hexdigest()[:12]
+        for game, items in fields.items()
+    }
+
+
 def game_entries(game: int, values: Mapping[str, object], columns: int) -> dict[str, str]:
     """The fields of one game from its values as a phone sends them (1-based columns)::
 
@@ -295,23 +311,27 @@ def game_entries(game: int, values: Mapping[str, object], columns: int) -> dict[
 
 
 def game_values(entries: Mapping[str, str], game: int, columns: int) -> dict[str, object]:
-    """One game's typed fields in the phone's shape (see ``game_entries``), as strings."""
+    """One game's fields in the phone's shape (see ``game_entries``), typed: whole numbers as
+    numbers, an empty field as None, ticks as booleans (a stored typo stays its text)."""
 
-    def text(name: str) -> str:
-        return entries.get(name, "")
+    def value(name: str) -> int | str | None:
+        text = entries.get(name, "")
+        if not text:
+            return None
+        return int(text) if _NUMBER.match(text) else text
 
     return {
-        "kind": text(game_field(game, "kind")) or "played",
-        "declarer": text(game_field(game, "declarer")),
-        "bid": text(game_field(game, "bid")),
-        "dealer": text(game_field(game, "dealer")),
-        "notrick": bool(text(game_field(game, "notrick"))),
+        "kind": entries.get(game_field(game, "kind")) or "played",
+        "declarer": value(game_field(game, "declarer")),
+        "bid": value(game_field(game, "bid")),
+        "dealer": value(game_field(game, "dealer")),
+        "notrick": bool(entries.get(game_field(game, "notrick"))),
         "columns": [
             {
-                "meld": text(column_field(game, c, "meld")),
-                "tricks": text(column_field(game, c, "tricks")),
-                "revoked": bool(text(column_field(game, c, "revoked"))),
-                "penalty": text(column_field(game, c, "penalty")),
+                "meld": value(column_field(game, c, "meld")),
+                "tricks": value(column_field(game, c, "tricks")),
+                "revoked": bool(entries.get(column_field(game, c, "revoked"))),
+                "penalty": value(column_field(game, c, "penalty")),
             }
             for c in range(1, columns + 1)
         ],

@@ -40,7 +40,16 @@ from .access import Action, Actor, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, active_language
-from .results import SheetEvaluation, evaluate_table, lock_round, person, store_sheet
+from .results import (
+    SOURCE_DESK,
+    SOURCE_TABLE,
+    SheetEvaluation,
+    commit_sheet,
+    evaluate_table,
+    locked_sheet,
+    person,
+)
+from .rounds import require_started
 from .writes import write_transaction
 
 
@@ -138,6 +147,7 @@ def chairs(table: Table) -> list[Chair]:
 def check_seats(table: Table, numbers: Sequence[int | None]) -> list[str]:
     """Compare the start numbers typed chair by chair with the seating plan; the problems
     (empty: everyone sits where the plan says, and that is recorded)."""
+    require_started(table.round)
     expected = chairs(table)
     problems: list[str] = []
     if len(numbers) != len(expected):
@@ -188,6 +198,36 @@ class GameSaved:
     repeated: bool = False
 
 
+class BadGame(DeskError):
+    """A request that is no game (malformed, empty, of the wrong types): nothing changed."""
+
+
+class GameConflict(DeskError):
+    """The game was changed since the phone's values were typed on it (another phone, the desk):
+    nothing was kept; the phone shows both versions and the person chooses."""
+
+    def __init__(self, number: int, sheet: ScoreSheet | None, columns: int) -> None:
+        entries = sheet.entries if sheet is not None else {}
+        stamp = F.game_stamps(entries).get(number, "")
+        source = (sheet.game_sources or {}).get(str(number)) if sheet is not None else None
+        who = _("die Turnierleitung") if source == SOURCE_DESK else _("ein anderes Handy")
+        if stamp:
+            text = _(
+                "Spiel %(n)s hat inzwischen %(who)s anders eingetragen. Nichts wurde "
+                "überschrieben: bitte beide Fassungen vergleichen und eine wählen."
+            )
+        else:
+            text = _(
+                "Spiel %(n)s hat inzwischen %(who)s gelöscht. Nichts wurde überschrieben: "
+                "bitte wählen, ob Ihre Fassung gelten soll."
+            )
+        super().__init__(text % {"n": number, "who": who})
+        self.number = number
+        self.stamp = stamp
+        self.source = source or ""
+        self.theirs = F.game_values(entries, number, columns) if stamp else None
+
+
 def check_game(table: Table, number: int, values: Mapping[str, object]) -> SheetEvaluation:
     """The sheet as it would be with this game entered (nothing is kept): the engine's
     messages, points and running totals for the phone while the game is typed."""
@@ -197,20 +237,80 @@ def check_game(table: Table, number: int, values: Mapping[str, object]) -> Sheet
     return evaluate_table(table, {**entries, **F.game_entries(number, values, columns)})
 
 
-def save_game(table: Table, number: int, values: Mapping[str, object], key: str) -> GameSaved:
-    """Keep one game entered at the table (empty values: remove it). ``key`` is the phone's own
-    key for this game entry: the same key with the same values again is the same save.
+_INT_ATTRS = ("declarer", "bid", "dealer")
+_COLUMN_INTS = ("meld", "tricks", "penalty")
+
+
+def phone_game(number: int, values: object, columns: int) -> dict[str, str]:
+    """The fields of one game sent by a phone, checked for shape and types first: ``kind`` a
+    word, ``declarer``/``bid``/``dealer`` and every column's ``meld``/``tricks``/``penalty``
+    whole numbers (or empty), ticks true or false, ``columns`` one object per party. A body of
+    another shape is refused (BadGame, nothing changes); a value of the wrong type is refused
+    on its field (GameRefused); what the values mean is the engine's to judge."""
+    unreadable = _("Das Spiel ist nicht lesbar; nichts wurde geändert.")
+    if not isinstance(values, Mapping):
+        raise BadGame(unreadable)
+    raw_columns = values.get("columns")
+    if not isinstance(raw_columns, list) or len(raw_columns) != columns:
+        raise BadGame(unreadable)
+    if not all(isinstance(c, Mapping) for c in raw_columns):
+        raise BadGame(unreadable)
+    kind = values.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise BadGame(unreadable)
+    messages: dict[str, list[str]] = {}
+    not_whole = _("Bitte eine ganze Zahl eintragen.")
+
+    def whole(field: str, value: object) -> None:
+        if value is None or value == "" or (isinstance(value, int) and not isinstance(value, bool)):
+            return
+        messages.setdefault(field, []).append(not_whole)
+
+    def tick(value: object) -> None:
+        if value is not None and not isinstance(value, bool):
+            raise BadGame(unreadable)
+
+    for attr in _INT_ATTRS:
+        whole(attr, values.get(attr))
+    tick(values.get("notrick"))
+    for c, column in enumerate(raw_columns, start=1):
+        for attr in _COLUMN_INTS:
+            whole(f"columns.{c}.{attr}", column.get(attr))
+        tick(column.get("revoked"))
+    if messages:
+        raise GameRefused(messages)
+    fields = F.game_entries(number, values, columns)
+    if set(fields) <= {F.game_field(number, "kind"), F.game_field(number, "dealer")}:
+        raise BadGame(_("Das Spiel ist leer; nichts wurde geändert."))
+    return fields
+
+
+def save_game(
+    table: Table,
+    number: int,
+    values: object,
+    key: str,
+    base: str | None,
+    delete: bool = False,
+) -> GameSaved:
+    """Keep one game entered at the table, or remove it (``delete``: the phone's explicit,
+    confirmed delete; never an empty or malformed body). ``key`` is the phone's own key for
+    this step: the same key with the same values again is the same save. ``base`` is the stamp
+    of the game the values were typed on (``""``: a new game; None: the phone named none): if
+    the game is stored otherwise now, nothing is kept and GameConflict carries both versions.
 
     The sheet is scored with the new game before the write transaction, from the sheet as the
     table was loaded (``table_by_token``); inside it, only when someone saved the sheet in
-    between (the table's other phone, the desk) is it scored again. Afterwards ``table.sheet``
-    and ``table.entry`` are what was stored, for the phone's answer."""
+    between (the table's other phone, the desk) is it scored again. The version itself is
+    stored by the one writer (``results.commit_sheet``). Afterwards ``table.sheet`` and
+    ``table.entry`` are what was stored, for the phone's answer."""
     tournament = table.round.tournament
     columns = table_shape(table.kind).columns
     if not 1 <= number <= tournament.rules().games_for(table.kind):
-        raise DeskError(_("Dieses Spiel gibt es auf dem Zettel nicht."))
-    fields = F.game_entries(number, values, columns)
-    receipt = _receipt_key(key, number, fields)
+        raise BadGame(_("Dieses Spiel gibt es auf dem Zettel nicht."))
+    require_started(table.round)
+    fields: dict[str, str] = {} if delete else phone_game(number, values, columns)
+    receipt = _receipt_key(key, number, fields, base)
     loaded: ScoreSheet | None = getattr(table, "sheet", None)
     seen = (loaded.pk, loaded.version) if loaded is not None else None
     evaluation = _with_game(table, loaded.entries if loaded else {}, number, fields)
@@ -224,13 +324,18 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                         table.sheet = done_sheet
                         return GameSaved(evaluate_table(table, done_sheet.entries), repeated=True)
                 entry = _entry(table, lock=True)
-                sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
+                sheet = locked_sheet(table)
                 if entry.confirmed_at is not None or (
                     sheet is not None and sheet.status != SheetStatus.DRAFT
                 ):
                     raise TableLocked(
                         _("Der Zettel ist bestätigt: ändern kann ihn jetzt nur die Turnierleitung.")
                     )
+                stored = F.game_stamps(sheet.entries if sheet else {}).get(number, "")
+                if (base or "") != stored:  # changed meanwhile, or no state named for it
+                    raise GameConflict(number, sheet, columns)
+                if delete and not stored:
+                    raise BadGame(_("Dieses Spiel ist nicht eingetragen."))
                 if sheet is None:
                     sheet = ScoreSheet.objects.create(table=table, version=0, entered_at_table=True)
                 if (sheet.pk, sheet.version) != seen and (seen is not None or sheet.version):
@@ -238,18 +343,26 @@ def save_game(table: Table, number: int, values: Mapping[str, object], key: str)
                     evaluation = _with_game(table, sheet.entries, number, fields)
                 before = {k: v for k, v in sheet.entries.items() if F.game_of(k) == number}
                 game = evaluation.score.games[number - 1]
-                if game.errors:
+                if game.errors and not delete:
                     lang = active_language()
                     messages: dict[str, list[str]] = {}
                     for error in game.errors:
                         messages.setdefault(error.field, []).append(error.text(lang))
                     raise GameRefused(messages)
+                previous = dict(sheet.entries)
                 sheet.entries = dict(evaluation.entries)
                 sheet.entered_at_table = sheet.entered_by_id is None
-                sheet.version += 1
-                store_sheet(sheet, evaluation)
-                lock_round(table.round)
-                log_action(tournament, None, "sheet.table", sheet, before, fields)
+                action = "sheet.table_delete" if delete else "sheet.table"
+                commit_sheet(
+                    sheet,
+                    evaluation,
+                    None,
+                    action,
+                    before,
+                    fields,
+                    source=SOURCE_TABLE,
+                    previous=previous,
+                )
                 if receipt:
                     SubmissionReceipt.objects.create(
                         key=receipt, table=table, version=sheet.version
@@ -270,11 +383,11 @@ def _with_game(
     return evaluate_table(table, {**F.without_game(entries, number), **fields})
 
 
-def _receipt_key(key: str, number: int, fields: Mapping[str, str]) -> str:
+def _receipt_key(key: str, number: int, fields: Mapping[str, str], base: str | None) -> str:
     key = "".join(ch for ch in key if ch.isalnum() or ch == "-")[:40]
     if not key:
         return ""
-    content = repr((number, sorted(fields.items()))).encode()
+    content = repr((number, sorted(fields.items()), base)).encode()
     return f"t-{key}-{hashlib.sha256(content).hexdigest()[:16]}"
 
 
@@ -292,16 +405,30 @@ def opponents(table: Table) -> list[Chair]:
     return out
 
 
-def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
+class StaleConfirmation(DeskError):
+    """The sheet changed after the phone showed it: the opponents confirm what they saw."""
+
+
+def confirm_at_table(table: Table, numbers: Sequence[int | None], version: int | None) -> None:
     """The opponents confirm the sheet, each with their own start number: afterwards the table
-    can no longer change it; it waits for the desk's confirmation."""
+    can no longer change it; it waits for the desk's confirmation. ``version`` is the sheet's
+    version the phone showed them: a sheet changed since (the desk, the other phone) is not
+    confirmed (StaleConfirmation), they look at it again."""
     tournament = table.round.tournament
+    require_started(table.round)
     expected = sorted(c.start_number for c in opponents(table))
     with write_transaction():
         entry = _entry(table, lock=True)
         if entry.confirmed_at is not None:
             return  # already confirmed (a retried request)
-        sheet = ScoreSheet.objects.select_for_update().filter(table=table).first()
+        sheet = locked_sheet(table)
+        if sheet is not None and version != sheet.version:
+            raise StaleConfirmation(
+                _(
+                    "Der Zettel wurde inzwischen geändert. Bitte die Spiele noch einmal "
+                    "ansehen und dann bestätigen."
+                )
+            )
         evaluation = evaluate_table(table, sheet.entries if sheet else {})
         if sheet is None or not evaluation.valid:
             raise DeskError(
@@ -328,19 +455,49 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None]) -> None:
 
 def call_desk(table: Table) -> None:
     """The table asks for the Turnierleitung (shown on the desk's board until cleared)."""
+    require_started(table.round)
     with write_transaction():
         entry = _entry(table, lock=True)
         entry.help_requested_at = timezone.now()
+        entry.help_acknowledged_at = None  # a new call waits for the desk again
         entry.last_activity_at = entry.help_requested_at
-        entry.save(update_fields=["help_requested_at", "last_activity_at"])
+        entry.save(update_fields=["help_requested_at", "help_acknowledged_at", "last_activity_at"])
+
+
+def acknowledge_call(table: Table, user: Actor) -> None:
+    """The desk saw the call and is on its way: the phone says "Die Turnierleitung kommt"."""
+    require(user, table.round.tournament, Action.ENTER_RESULTS)
+    TableEntry.objects.filter(table=table, help_requested_at__isnull=False).update(
+        help_acknowledged_at=timezone.now()
+    )
 
 
 def clear_call(table: Table, user: Actor) -> None:
     require(user, table.round.tournament, Action.ENTER_RESULTS)
-    TableEntry.objects.filter(table=table).update(help_requested_at=None)
+    TableEntry.objects.filter(table=table).update(help_requested_at=None, help_acknowledged_at=None)
 
 
 # --- what the phone shows --------------------------------------------------------------------
+def phone_stamp(table: Table) -> str:
+    """A fingerprint of everything the phone shows that can change (the sheet's version and
+    status, the table's seat check, confirmation and call): equal stamps, nothing new."""
+    sheet: ScoreSheet | None = getattr(table, "sheet", None)
+    entry: TableEntry | None = getattr(table, "entry", None)
+    parts = (
+        (sheet.version, sheet.status) if sheet is not None else None,
+        (
+            entry.seats_checked_at,
+            entry.confirmed_at,
+            entry.help_requested_at,
+            entry.help_acknowledged_at,
+        )
+        if entry is not None
+        else None,
+        table.round.tournament.table_entry,
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
 def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict[str, Any]:
     """Everything the table's page shows, as JSON: who sits where, the games as kept (with the
     engine's dealer, points and running totals), whether the table may still change them."""
@@ -354,6 +511,8 @@ def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict
     labels = dict(GameKind.choices)
     seated = chairs(table)
     games = []
+    stamps = F.game_stamps(evaluation.entries)
+    sources = (sheet.game_sources or {}) if sheet is not None else {}
     for game in evaluation.score.games:
         n = game.number
         games.append(
@@ -364,6 +523,8 @@ def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict
                 "sits_out": None if game.sits_out is None else game.sits_out + 1,
                 "entered": game.entered,
                 "values": F.game_values(evaluation.entries, n, shape.columns),
+                "stamp": stamps.get(n, ""),
+                "by": sources.get(str(n), ""),
                 "points": None if game.points is None else list(game.points),
                 "running": list(game.running),
                 "notes": [w.text(active_language()) for w in game.warnings],
@@ -405,6 +566,8 @@ def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict
         "version": sheet.version if sheet else 0,
         "seats_checked": entry is not None and entry.seats_checked_at is not None,
         "help": entry is not None and entry.help_requested_at is not None,
+        "help_coming": entry is not None and entry.help_acknowledged_at is not None,
+        "stamp": phone_stamp(table),
         "locked": locked,
         "confirmed_at_table": entry is not None and entry.confirmed_at is not None,
         "confirmed_at_desk": sheet is not None and sheet.status == SheetStatus.CONFIRMED,
@@ -422,6 +585,7 @@ class BoardRow:
     confirmed_at_table: bool
     confirmed_at_desk: bool
     help: bool
+    help_coming: bool
     last_activity: Any
     mismatch: bool
     errors: int
@@ -462,6 +626,7 @@ def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
                 confirmed_at_table=entry is not None and entry.confirmed_at is not None,
                 confirmed_at_desk=sheet is not None and sheet.status == SheetStatus.CONFIRMED,
                 help=entry is not None and entry.help_requested_at is not None,
+                help_coming=entry is not None and entry.help_acknowledged_at is not None,
                 last_activity=entry.last_activity_at if entry else None,
                 mismatch=sheet is not None and sheet.scorer_mismatch,
                 errors=sheet.error_count if sheet else 0,

@@ -5,6 +5,8 @@ table's link (QR code) and issues a new one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -13,9 +15,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..models import Table
-from ..services import public_links, table_entry
-from ..services.access import Action, NotAllowed
+from ..models import Round, Table
+from ..services import public_links, rounds, table_entry
+from ..services.access import Action, Actor, NotAllowed
+from ..services.errors import DeskError
 from ..services.hall import hall_view
 from .common import desk_tournament
 
@@ -91,8 +94,40 @@ def reissue(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def help_done(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """ "Durchgang N starten": the round's table links take games from now on."""
+    t = desk_tournament(request, slug, Action.START_ROUND)
+    round_obj = get_object_or_404(Round, tournament=t, number=number)
+    round_obj.tournament = t
+    try:
+        if rounds.start_round(round_obj, request.user):
+            messages.success(
+                request,
+                _("Durchgang %(n)s läuft: seine Tisch-Links nehmen jetzt Spiele an.")
+                % {"n": number},
+            )
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("desk:board", args=[slug]) + f"?round={number}")
+
+
+def _answer_call(
+    request: HttpRequest, slug: str, table_id: int, step: Callable[[Table, Actor], None]
+) -> HttpResponse:
     table = _table(request, slug, table_id, Action.ENTER_RESULTS)
-    table_entry.clear_call(table, request.user)
-    url = reverse("desk:board", args=[slug]) + f"?round={table.round.number}"
-    return redirect(url)
+    step(table, request.user)
+    return redirect(reverse("desk:board", args=[slug]) + f"?round={table.round.number}")
+
+
+@login_required
+@require_POST
+def help_coming(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The desk is on its way to a calling table: its phone says so."""
+    return _answer_call(request, slug, table_id, table_entry.acknowledge_call)
+
+
+@login_required
+@require_POST
+def help_done(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The call is dealt with: it leaves the board and the phone."""
+    return _answer_call(request, slug, table_id, table_entry.clear_call)

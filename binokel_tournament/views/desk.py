@@ -26,6 +26,7 @@ from ..forms import (
 )
 from ..models import Category, Competition, Entrant, Role, Round, Tournament
 from ..services import charity, registration, seating, series
+from ..services import rounds as rounds_service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
 from ..services.errors import DeskError
@@ -115,10 +116,15 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "plan": seating.plan_status(c, played),
             }
         )
+    states = [s for s in rounds_service.round_statuses(t) if s.tables]
+    planned = [s.number for s in states if s.state == rounds_service.RoundState.PLANNED]
     context = {
         "tournament": t,
         "stats": stats,
         "rounds": rounds,
+        "round_states": states,
+        # the next round to start, once the rounds before it are all running or done
+        "next_to_start": planned[0] if planned else None,
         "downloads": download_box(t, rounds, competitions),
         "total": charity.evening(t) if charity.has_money(t) else None,
     }

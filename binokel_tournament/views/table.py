@@ -28,7 +28,14 @@ from ..models import Table
 from ..services import table_entry
 from ..services.errors import DeskError, active_language
 from ..services.results import SheetEvaluation
-from ..services.table_entry import GameRefused, TableLinkError, TableLocked
+from ..services.rounds import RoundNotStarted, require_started
+from ..services.table_entry import (
+    GameConflict,
+    GameRefused,
+    StaleConfirmation,
+    TableLinkError,
+    TableLocked,
+)
 from ..services.throttle import allow, exceeded
 from .common import plain_int
 
@@ -53,13 +60,17 @@ def table_link(view: TableView) -> TableView:
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        # A valid link is never refused for other devices' wrong guesses behind the same
+        # address (a hall's phones share the router's): only unknown links count and are
+        # refused. A link holds 128 random bits, so the limit bounds the load of guessing,
+        # not the odds of a hit.
         guesses = f"guess:{_client(request)}"
         too_many = _("Zu viele Versuche. Bitte eine Minute warten.")
-        if exceeded(guesses, settings.TABLE_GUESS_LIMIT, settings.TABLE_GUESS_WINDOW):
-            return _refused(request, too_many, 429)
         try:
             table = table_entry.table_by_token(token)
         except TableLinkError as exc:  # an unknown or dead link counts as a guess
+            if exceeded(guesses, settings.TABLE_GUESS_LIMIT, settings.TABLE_GUESS_WINDOW):
+                return _refused(request, too_many, 429)
             if not allow(guesses, settings.TABLE_GUESS_LIMIT, settings.TABLE_GUESS_WINDOW):
                 return _refused(request, too_many, 429)
             return _refused(request, exc.message, 404)
@@ -68,9 +79,19 @@ def table_link(view: TableView) -> TableView:
             return _refused(
                 request, _("Zu viele Anfragen von diesem Tisch. Bitte kurz warten."), 429
             )
-        return view(request, table, *args, **kwargs)
+        try:
+            return view(request, table, *args, **kwargs)
+        except RoundNotStarted as exc:  # a link printed in advance: nothing taken, nothing locked
+            return _not_started(request, table, exc)
 
     return wrapper
+
+
+def _not_started(request: HttpRequest, table: Table, exc: RoundNotStarted) -> HttpResponse:
+    if request.method == "GET" and "application/json" not in request.headers.get("Accept", ""):
+        context = {"table": table, "message": exc.message, "refresh": settings.TABLE_POLL_SECONDS}
+        return render(request, "table/not_started.html", context)
+    return JsonResponse({"ok": False, "not_started": True, "message": exc.message}, status=409)
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
@@ -173,7 +194,27 @@ def phone_strings() -> dict[str, str]:
         ),
         "confirmed_desk": _("Die Turnierleitung hat den Zettel bestätigt."),
         "call": _("Turnierleitung rufen"),
+        "calling": _("Ruf wird gesendet …"),
         "called": _("Die Turnierleitung ist gerufen."),
+        "coming": _("Die Turnierleitung kommt."),
+        "changed_desk": _("Die Turnierleitung hat Spiel %(n)s geändert: %(what)s"),
+        "changed_phone": _("Ein anderes Handy hat Spiel %(n)s geändert: %(what)s"),
+        "added_desk": _("Die Turnierleitung hat Spiel %(n)s eingetragen."),
+        "added_phone": _("Ein anderes Handy hat Spiel %(n)s eingetragen."),
+        "removed_desk": _("Die Turnierleitung hat Spiel %(n)s gelöscht."),
+        "removed_phone": _("Ein anderes Handy hat Spiel %(n)s gelöscht."),
+        "seen": _("Gesehen"),
+        "yes": _("ja"),
+        "no": _("nein"),
+        "conflict_title": _("Spiel %(n)s: zwei Fassungen"),
+        "theirs_desk": _("Fassung der Turnierleitung (gespeichert)"),
+        "theirs_phone": _("Fassung des anderen Handys (gespeichert)"),
+        "mine": _("Ihre Fassung (nicht gespeichert)"),
+        "keep_mine": _("Meine Fassung speichern"),
+        "keep_theirs": _("Die gespeicherte Fassung behalten"),
+        "deleted": _("gelöscht"),
+        "delete_game": _("Spiel %(n)s löschen"),
+        "delete_sure": _("Spiel %(n)s wirklich löschen? Noch einmal tippen."),
         "refused": _("Nicht eingetragen:"),
         "next": _("Nächstes Spiel"),
     }
@@ -184,6 +225,7 @@ def phone_strings() -> dict[str, str]:
 @require_GET
 @table_link
 def page(request: HttpRequest, table: Table) -> HttpResponse:
+    require_started(table.round)
     state = table_entry.phone_state(table)
     return render(
         request,
@@ -193,6 +235,7 @@ def page(request: HttpRequest, table: Table) -> HttpResponse:
             "state": state,
             "strings": phone_strings(),
             "token": table.entry_token,
+            "poll_ms": int(settings.TABLE_POLL_SECONDS * 1000),
         },
     )
 
@@ -201,6 +244,11 @@ def page(request: HttpRequest, table: Table) -> HttpResponse:
 @require_GET
 @table_link
 def state(request: HttpRequest, table: Table) -> HttpResponse:
+    """The table's state; ``?since=STAMP`` (the ``stamp`` of the state the phone shows) gets a
+    short "unchanged" while nothing the phone shows has changed (its regular poll)."""
+    require_started(table.round)
+    if request.GET.get("since") == table_entry.phone_stamp(table):
+        return JsonResponse({"ok": True, "unchanged": True})
     return JsonResponse({"ok": True, "state": table_entry.phone_state(table)})
 
 
@@ -223,6 +271,7 @@ def seats(request: HttpRequest, table: Table) -> HttpResponse:
 @table_link
 def check(request: HttpRequest, table: Table) -> HttpResponse:
     """The engine's messages, points and running totals for a game being typed (not kept)."""
+    require_started(table.round)
     try:
         data = _body(request)
     except DeskError as exc:
@@ -240,16 +289,30 @@ def check(request: HttpRequest, table: Table) -> HttpResponse:
 @require_POST
 @table_link
 def game(request: HttpRequest, table: Table) -> HttpResponse:
-    """Keep one game: ``{"op": key, "number": n, "game": {...}}``; the same key again is the
-    same save."""
+    """Keep one game: ``{"op": key, "number": n, "base": stamp, "game": {...}}``, or remove it:
+    ``{"op": key, "number": n, "base": stamp, "delete": true}``. The same key again is the same
+    save; a game changed since ``base`` is refused with both versions (409, ``conflict``)."""
     try:
         data = _body(request)
         number = _number(data.get("number"))
+        delete = data.get("delete") is True
         values = data.get("game")
-        if number is None or not isinstance(values, dict):
+        if number is None or (not delete and not isinstance(values, dict)):
             raise DeskError(_("Unbekanntes Spiel."))
+        base = data.get("base")
         op = str(data.get("op", ""))[:64]
-        saved = table_entry.save_game(table, number, values, op)
+        saved = table_entry.save_game(
+            table, number, values, op, base if isinstance(base, str) else None, delete
+        )
+    except GameConflict as exc:
+        conflict = {
+            "number": exc.number,
+            "stamp": exc.stamp,
+            "by": exc.source,
+            "theirs": exc.theirs,
+            "mine": None if data.get("delete") is True else data.get("game"),
+        }
+        return JsonResponse({"ok": False, "message": exc.message, "conflict": conflict}, status=409)
     except GameRefused as exc:
         return JsonResponse(
             {"ok": False, "message": exc.message, "messages": _phone_messages(exc.messages)},
@@ -284,7 +347,18 @@ def confirm(request: HttpRequest, table: Table) -> HttpResponse:
         data = _body(request)
         raw = data.get("numbers")
         numbers = [_number(n) for n in raw] if isinstance(raw, list) else []
-        table_entry.confirm_at_table(table, numbers)
+        table_entry.confirm_at_table(table, numbers, _number(data.get("version")))
+    except StaleConfirmation as exc:
+        fresh = table_entry.table_by_token(table.entry_token or "")
+        return JsonResponse(
+            {
+                "ok": False,
+                "stale": True,
+                "message": exc.message,
+                "state": table_entry.phone_state(fresh),
+            },
+            status=409,
+        )
     except DeskError as exc:
         return JsonResponse({"ok": False, "message": exc.message}, status=400)
     table = table_entry.table_by_token(table.entry_token or "")

@@ -19,6 +19,7 @@
   var checkSeq = 0;
   var checkTimer = null;
   var checked = {};       // game number -> the server's answer for the card's values
+  var POLL_MS = Number(app.dataset.poll || 8000);
 
   // --- the phone's memory ----------------------------------------------------------------------
   function load() {
@@ -28,6 +29,9 @@
     kept.outbox = kept.outbox || [];     // steps not yet acknowledged, in order
     kept.drafts = kept.drafts || {};     // game number -> values being typed
     kept.refused = kept.refused || {};   // game number -> the server's reasons
+    kept.bases = kept.bases || {};       // game number -> stamp of the game its draft was typed on
+    kept.conflicts = kept.conflicts || {};  // game number -> both versions, until one is chosen
+    kept.notices = kept.notices || [];   // what others changed, in words, until "Gesehen"
     return kept;
   }
   function save() {
@@ -60,9 +64,63 @@
   }
 
   // --- sending, in order, exactly once ------------------------------------------------------------
-  function accept(state) {
+  function accept(state, own) {
     // replies can overtake each other: never let an older state of the sheet replace a newer
-    if (state && (!server || state.version >= server.version)) server = state;
+    if (!state || (server && state.version < server.version)) return;
+    server = state;
+    noticeChanges(own || 0);
+  }
+  // --- what others changed (the desk, the table's other phone), said in words ------------------
+  function noticeChanges(own) {
+    var first = !local.known;
+    local.known = local.known || {};
+    server.games.forEach(function (game) {
+      var n = game.number;
+      var before = local.known[n] || { stamp: "", values: null };
+      if (game.stamp === before.stamp) return;
+      // a step of this phone for the game is on its way: its answer tells (it may be ours)
+      if (n !== own && local.outbox.some(function (s) { return s.type === "game" && s.number === n; })) return;
+      var values = game.stamp ? game.values : null;
+      if (!first && n !== own) {
+        var text = describeChange(n, game.by, before.values, values);
+        if (text) local.notices.push({ game: n, text: text });
+      }
+      local.known[n] = { stamp: game.stamp, values: values };
+    });
+    save();
+  }
+  function who(by) { return by === "desk" ? "desk" : "phone"; }
+  function describeChange(n, by, before, after) {
+    if (!before && !after) return "";
+    if (!after) return fmt(T["removed_" + who(by)], { n: n });
+    if (!before) return fmt(T["added_" + who(by)], { n: n });
+    var parts = differences(before, after);
+    return fmt(T["changed_" + who(by)], { n: n, what: parts.join("; ") || "–" });
+  }
+  function shown(value) { return value === null || value === undefined || value === "" ? "–" : String(value); }
+  function columnName(c) { var col = server.columns[c - 1]; return col ? col.name : String(c); }
+  function describeValue(field, value) {
+    if (field === "kind") return kindOf(value).label;
+    if (field === "declarer") return value ? columnName(Number(value)) : "–";
+    if (typeof value === "boolean") return value ? T.yes : T.no;
+    return shown(value);
+  }
+  function differences(before, after) {
+    var parts = [];
+    [["kind", T.kind], ["declarer", T.declarer], ["bid", T.bid], ["dealer", T.dealer], ["notrick", T.notrick]].forEach(function (f) {
+      if (shown(before[f[0]]) !== shown(after[f[0]])) {
+        parts.push(f[1] + " " + describeValue(f[0], before[f[0]]) + " → " + describeValue(f[0], after[f[0]]));
+      }
+    });
+    (after.columns || []).forEach(function (column, i) {
+      var old = (before.columns || [])[i] || {};
+      [["meld", T.meld], ["tricks", T.tricks], ["penalty", T.penalty], ["revoked", T.revoked]].forEach(function (f) {
+        if (shown(old[f[0]]) !== shown(column[f[0]])) {
+          parts.push(f[1] + " " + columnName(i + 1) + " " + describeValue(f[0], old[f[0]]) + " → " + describeValue(f[0], column[f[0]]));
+        }
+      });
+    });
+    return parts;
   }
   function csrf() {
     var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -86,11 +144,41 @@
     render();
     flush();
   }
+  function queueGame(n, game, remove) {
+    // A game goes with the stamp of the game it was typed on (the base): the server keeps it
+    // only if nobody changed that game since. A step not yet sent is replaced (it keeps its
+    // base); after a step already on its way, the new one waits for that step's answer.
+    var last = null;
+    local.outbox.forEach(function (s) { if (s.type === "game" && s.number === n) last = s; });
+    if (last && !last.tried) {
+      last.game = game;
+      last.remove = !!remove;
+      last.key = key();
+      save(); render(); flush();
+      return;
+    }
+    var step = { type: "game", number: n, game: game, remove: !!remove };
+    if (last) step.after = last.key;
+    else step.base = local.bases[n] !== undefined ? local.bases[n] : server.games[n - 1].stamp;
+    delete local.bases[n];
+    queue(step);
+  }
+  function dropFollowers(step) {  // steps that were to follow a refused one: the newest is "mine"
+    var latest = step;
+    local.outbox = local.outbox.filter(function (s) {
+      if (s.after === step.key) { latest = s; return false; }
+      return true;
+    });
+    return latest;
+  }
   function flush() {
     if (sending || !local.outbox.length || connection === "dead") return;
     var step = local.outbox[0];
-    var body = step.type === "game" ? { op: step.key, number: step.number, game: step.game }
-      : step.type === "seats" || step.type === "confirm" ? { numbers: step.numbers } : {};
+    var body = step.type === "game" ? gameBody(step)
+      : step.type === "confirm" ? { numbers: step.numbers, version: step.version }
+      : step.type === "seats" ? { numbers: step.numbers } : {};
+    step.tried = true;
+    save();
     sending = true;
     showStatus();
     request(PATHS[step.type], body).then(function (response) {
@@ -102,10 +190,17 @@
       var answer = result.answer || {};
       if (result.status === 200 && answer.ok) {
         local.outbox.shift();
-        if (step.type === "game") delete local.refused[step.number];
+        var own = 0;
+        if (step.type === "game") {
+          own = step.number;
+          delete local.refused[step.number];
+          var stamp = answer.state ? answer.state.games[step.number - 1].stamp : "";
+          local.outbox.forEach(function (s) {
+            if (s.after === step.key) { s.base = stamp; delete s.after; }
+          });
+        }
         if (step.type === "seats") local.seatProblems = null;
-        if (step.type === "call") local.called = true;
-        accept(answer.state);
+        accept(answer.state, own);
         connection = "ok";
         retryDelay = 2000;
         save();
@@ -120,10 +215,23 @@
       }
       if (result.status === 400 || result.status === 409) {  // refused: show why, let them fix it
         local.outbox.shift();
-        if (step.type === "game") {
-          local.refused[step.number] = { message: answer.message, messages: answer.messages || {} };
-          local.drafts[step.number] = step.game;
+        if (step.type === "game" && answer.conflict) {
+          var mine = dropFollowers(step);
+          local.conflicts[step.number] = { message: answer.message, by: answer.conflict.by,
+            stamp: answer.conflict.stamp, theirs: answer.conflict.theirs,
+            mine: mine.remove ? null : mine.game };
+          delete local.drafts[step.number];
           local.current = step.number;
+          refresh();
+        } else if (step.type === "game") {
+          var latest = dropFollowers(step);
+          local.refused[step.number] = { message: answer.message, messages: answer.messages || {} };
+          if (!latest.remove) local.drafts[step.number] = latest.game;
+          local.bases[step.number] = step.base !== undefined && step.base !== null ? step.base : server.games[step.number - 1].stamp;
+          local.current = step.number;
+        } else if (step.type === "confirm" && answer.stale) {
+          local.confirmProblem = answer.message;
+          accept(answer.state);
         } else if (step.type === "seats") {
           local.seatProblems = answer.problems || [answer.message];
         } else if (step.type === "confirm") {
@@ -153,9 +261,19 @@
     }, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 15000);
   }
+  function gameBody(step) {
+    var body = { op: step.key, number: step.number, base: step.base === undefined ? null : step.base };
+    if (step.remove) body["delete"] = true;
+    else body.game = step.game;
+    return body;
+  }
   function refresh() {
-    request("stand/").then(function (response) { return response.json(); }).then(function (answer) {
-      if (answer && answer.ok) { accept(answer.state); connection = "ok"; render(); }
+    var since = server && server.stamp ? "?since=" + encodeURIComponent(server.stamp) : "";
+    request("stand/" + since).then(function (response) { return response.json(); }).then(function (answer) {
+      if (!answer || !answer.ok) return;
+      connection = connection === "dead" ? "dead" : "ok";
+      if (answer.state) accept(answer.state);
+      render();
     }).catch(function () { /* offline: the next step's retry will tell */ });
   }
   window.addEventListener("online", function () { retryDelay = 2000; flush(); refresh(); });
@@ -168,7 +286,7 @@
   }
   function gameShown(n) {  // the values of game n: waiting in the phone, or as the server keeps them
     var pending = pendingGame(n);
-    if (pending) return pending.game;
+    if (pending) return pending.remove ? null : pending.game;
     return server.games[n - 1].entered ? server.games[n - 1].values : null;
   }
   function pendingCount() {
@@ -184,7 +302,7 @@
 
   function showStatus() {
     var box = document.getElementById("status");
-    var waiting = local.outbox.length;
+    var waiting = local.outbox.filter(function (s) { return s.type !== "call"; }).length;
     var state = connection === "dead" ? "dead" : connection === "offline" && waiting ? "offline"
       : sending ? "sending" : waiting ? "pending" : "ok";
     box.dataset.state = state;
@@ -197,14 +315,78 @@
 
   function render() {
     showStatus();
+    renderNotices();
     renderSeats();
+    renderConflict();
     renderCard();
     renderSheet();
     renderFinish();
+    renderCall();
+  }
+  function renderCall() {
+    // "gerufen" only once the server has the call; until then it is on its way
     var call = document.getElementById("call");
-    var called = server.help || local.called || local.outbox.some(function (s) { return s.type === "call"; });
-    call.dataset.called = called ? "true" : "false";
-    call.textContent = called ? T.called : T.call;
+    var waiting = local.outbox.some(function (s) { return s.type === "call"; });
+    var state = server.help_coming ? "coming" : server.help ? "called" : waiting ? "sending" : "idle";
+    call.dataset.called = state === "called" || state === "coming" ? "true" : "false";
+    call.dataset.state = state;
+    call.textContent = state === "coming" ? T.coming : state === "called" ? T.called
+      : state === "sending" ? T.calling : T.call;
+  }
+  function renderNotices() {
+    var box = document.getElementById("notices");
+    box.textContent = "";
+    box.hidden = !local.notices.length;
+    if (!local.notices.length) return;
+    local.notices.forEach(function (notice) {
+      box.appendChild(el("p", { "class": "notice", "data-game": notice.game, text: notice.text }));
+    });
+    box.appendChild(el("button", { type: "button", id: "notices-seen", text: T.seen, on: { click: function () {
+      local.notices = []; save(); render();
+    } } }));
+  }
+  function describeGame(values) {  // one version of a game in a few words, for the choice
+    if (!values) return [T.deleted];
+    var lines = [describeValue("kind", values.kind) + " · " + T.declarer + " " + describeValue("declarer", values.declarer) +
+      " · " + T.bid + " " + shown(values.bid)];
+    var kind = kindOf(values.kind);
+    (values.columns || []).forEach(function (column, i) {
+      var bits = [];
+      if (kind.melds) bits.push(T.meld + " " + shown(column.meld));
+      if (kind.tricks) bits.push(T.tricks + " " + shown(column.tricks));
+      if (column.revoked) bits.push(T.revoked);
+      if (bits.length) lines.push(columnName(i + 1) + ": " + bits.join(", "));
+    });
+    return lines;
+  }
+  function renderConflict() {
+    var box = document.getElementById("conflict");
+    box.textContent = "";
+    var numbers = Object.keys(local.conflicts);
+    box.hidden = !numbers.length;
+    if (!numbers.length) return;
+    var n = Number(numbers[0]);
+    var conflict = local.conflicts[n];
+    var card = el("div", { "class": "card conflict", id: "conflict-card", "data-game": n },
+      [el("h2", { text: fmt(T.conflict_title, { n: n }) }), el("p", { "class": "problem", text: conflict.message })]);
+    var theirs = el("div", { "class": "version theirs" }, [el("h3", { text: conflict.by === "desk" ? T.theirs_desk : T.theirs_phone })]
+      .concat(describeGame(conflict.theirs).map(function (line) { return el("p", { text: line }); })));
+    var mine = el("div", { "class": "version mine" }, [el("h3", { text: T.mine })]
+      .concat(describeGame(conflict.mine).map(function (line) { return el("p", { text: line }); })));
+    card.appendChild(theirs);
+    card.appendChild(mine);
+    card.appendChild(el("button", { type: "button", "class": "primary", id: "keep-mine", text: T.keep_mine, on: { click: function () {
+      delete local.conflicts[n];
+      var step = { type: "game", number: n, game: conflict.mine, remove: !conflict.mine, base: conflict.stamp };
+      queue(step);
+    } } }));
+    card.appendChild(el("button", { type: "button", id: "keep-theirs", text: T.keep_theirs, on: { click: function () {
+      delete local.conflicts[n];
+      local.current = null;
+      save();
+      render();
+    } } }));
+    box.appendChild(card);
   }
 
   // --- who sits where -----------------------------------------------------------------------------
@@ -253,7 +435,7 @@
 
   // --- the game being typed ---------------------------------------------------------------------
   function currentGame() {
-    if (locked()) return null;
+    if (locked() || Object.keys(local.conflicts).length) return null;
     if (local.current && local.current <= server.games.length) return local.current;
     return nextGame();
   }
@@ -264,8 +446,20 @@
       }) };
   }
   function draftOf(n) {
-    if (!local.drafts[n]) local.drafts[n] = JSON.parse(JSON.stringify(gameShown(n) || emptyGame()));
+    if (!local.drafts[n]) {
+      local.drafts[n] = editable(gameShown(n) || emptyGame());
+      // the state this card is typed on: what the server had when it was opened
+      if (!pendingGame(n)) local.bases[n] = server.games[n - 1].stamp;
+    }
     return local.drafts[n];
+  }
+  function editable(values) {  // the card's inputs hold text; the server sends numbers
+    var copy = JSON.parse(JSON.stringify(values));
+    ["declarer", "bid", "dealer"].forEach(function (f) { copy[f] = copy[f] === null || copy[f] === undefined ? "" : String(copy[f]); });
+    copy.columns.forEach(function (c) {
+      ["meld", "tricks", "penalty"].forEach(function (f) { c[f] = c[f] === null || c[f] === undefined ? "" : String(c[f]); });
+    });
+    return copy;
   }
   function kindOf(value) {
     return server.kinds.filter(function (k) { return k.value === value; })[0] || server.kinds[0];
@@ -380,11 +574,20 @@
       text: connection === "ok" ? (answer ? "" : T.checking) : T.check_later }));
     card.appendChild(el("button", { type: "button", "class": "primary", id: "save-game",
       text: fmt(T.save_game, { n: n }), on: { click: function () { saveGame(n); } } }));
+    if (gameShown(n)) {
+      var remove = el("button", { type: "button", id: "delete-game", "class": "danger", text: fmt(T.delete_game, { n: n }) });
+      remove.addEventListener("click", function () {
+        if (remove.dataset.sure === "1") { deleteGame(n); return; }
+        remove.dataset.sure = "1";
+        remove.textContent = fmt(T.delete_sure, { n: n });
+      });
+      card.appendChild(remove);
+    }
     box.appendChild(card);
   }
   function numberField(n, label, values, name, column, problems) {
     var input = el("input", { inputmode: "numeric", pattern: "-?[0-9]*", autocomplete: "off",
-      "data-field": name, "data-column": column || null, value: values[name] || "",
+      "data-field": name, "data-column": column || null, value: shownInput(values[name]),
       "class": problems && problems.length ? "bad" : null,
       "aria-label": label + (column ? " " + server.columns[column - 1].name : "") });
     input.addEventListener("input", function () {
@@ -446,6 +649,7 @@
   }
   function typed(n, redraw) {
     delete local.refused[n];
+    local.current = n;  // whoever types a game stays on it, whatever arrives meanwhile
     save();
     var shown = document.getElementById("game-card");
     if (shown && !redraw) shown.dataset.shape = cardShape(n);  // the check's answer replaces the reasons
@@ -478,6 +682,12 @@
       if (state) state.textContent = T.check_later;
     });
   }
+  function shownInput(value) { return value === null || value === undefined ? "" : String(value); }
+  function typedNumber(value) {  // what the server takes: a whole number, or nothing
+    var text = shownInput(value).trim();
+    if (text === "") return null;
+    return /^-?[0-9]{1,9}$/.test(text) ? parseInt(text, 10) : text;
+  }
   function stripped(game) {
     var copy = JSON.parse(JSON.stringify(game));
     copy.columns.forEach(function (c) { delete c.auto; });
@@ -485,18 +695,33 @@
     copy.columns.forEach(function (c) {
       if (!kind.melds) c.meld = "";
       if (!kind.tricks) { c.tricks = ""; c.revoked = false; }
+      c.meld = typedNumber(c.meld);
+      c.tricks = typedNumber(c.tricks);
+      c.penalty = typedNumber(c.penalty);
+      c.revoked = !!c.revoked;
     });
     if (!kind.tricks) copy.notrick = false;
+    copy.notrick = !!copy.notrick;
+    copy.declarer = typedNumber(copy.declarer);
+    copy.bid = typedNumber(copy.bid);
+    copy.dealer = typedNumber(copy.dealer);
     return copy;
   }
   function saveGame(n) {
     var game = stripped(draftOf(n));
     var sitsOut = server.games[n - 1].sits_out;
-    if (sitsOut) { game.columns[sitsOut - 1] = { meld: "", tricks: "", revoked: false, penalty: "" }; }
+    if (sitsOut) { game.columns[sitsOut - 1] = { meld: null, tricks: null, revoked: false, penalty: null }; }
     delete local.drafts[n];
     delete checked[n];
     local.current = null;
-    queue({ type: "game", number: n, game: game });
+    queueGame(n, game, false);
+    window.scrollTo(0, 0);
+  }
+  function deleteGame(n) {  // explicit and confirmed: the second tap deletes
+    delete local.drafts[n];
+    delete checked[n];
+    local.current = null;
+    queueGame(n, null, true);
     window.scrollTo(0, 0);
   }
 
@@ -505,7 +730,7 @@
     var box = document.getElementById("sheet");
     box.textContent = "";
     var head = [el("th", { text: "#" })].concat(server.columns.map(function (c) {
-      return el("th", { text: c.name, title: c.name });
+      return el("th", { title: c.name }, [el("span", { "class": "name", text: c.name }), el("small", { text: String(c.start_number) })]);
     }));
     var rows = [];
     var current = currentGame();
@@ -518,7 +743,7 @@
       server.columns.forEach(function (c, i) {
         var text = "";
         var sub = "";
-        if (pending) { text = "⏳"; sub = T.not_sent; }
+        if (pending) { text = "…"; sub = T.not_sent; }
         else if (game.points) { text = points(game.points[i]); sub = "Σ " + points(game.running[i]); }
         if (game.sits_out === c.number) { text = "–"; sub = T.sits_out; }
         cells.push(el("td", {}, [text, sub ? el("small", { text: sub }) : null]));
@@ -528,7 +753,7 @@
       if (!locked()) row.addEventListener("click", function () { local.current = n; save(); render(); document.getElementById("card").scrollIntoView(); });
       rows.push(row);
     });
-    var totals = [el("td", { text: T.total })].concat(server.totals.map(function (t) {
+    var totals = [el("td", { text: "Σ", title: T.total, "aria-label": T.total })].concat(server.totals.map(function (t) {
       return el("td", { text: points(t) });
     }));
     box.appendChild(el("table", { "class": "games", id: "games" }, [el("thead", {}, [el("tr", {}, head)]),
@@ -544,7 +769,8 @@
       box.appendChild(el("p", { "class": "card", id: "locked", text: server.confirmed_at_desk ? T.confirmed_desk : T.locked }));
       return;
     }
-    var ready = server.complete && !local.outbox.some(function (s) { return s.type === "game"; }) && !currentGame();
+    var ready = server.complete && !local.outbox.some(function (s) { return s.type === "game"; }) && !currentGame() &&
+      !Object.keys(local.conflicts).length;
     box.hidden = !ready;
     if (!ready) return;
     var card = el("div", { "class": "card" }, [el("h2", { text: T.finish_title }), el("p", { "class": "muted", text: T.finish_help })]);
@@ -562,13 +788,13 @@
     card.appendChild(el("button", { type: "button", "class": "primary", id: "confirm", text: T.confirm, disabled: waiting,
       on: { click: function () {
         local.confirmProblem = null;
-        queue({ type: "confirm", numbers: inputs.map(function (i) { return i.value.trim() || null; }) });
+        queue({ type: "confirm", version: server.version, numbers: inputs.map(function (i) { return i.value.trim() || null; }) });
       } } }));
     box.appendChild(card);
   }
 
   document.getElementById("call").addEventListener("click", function () {
-    if (local.outbox.some(function (s) { return s.type === "call"; })) return;
+    if (server.help || local.outbox.some(function (s) { return s.type === "call"; })) return;
     queue({ type: "call" });
   });
 
@@ -583,13 +809,17 @@
       return caches.open("binokel-table-v1").then(function (cache) { return cache.addAll(own); });
     }).catch(function () { /* without it the phone still keeps every game */ });
   }
+  noticeChanges(0);
   render();
   flush();
   if (currentGame()) scheduleCheck(currentGame());
-  window.setInterval(function () { if (!sending && !local.outbox.length && connection !== "dead") refresh(); }, 30000);
+  // what the desk or the other phone changed shows within seconds (a short "unchanged" answer
+  // while nothing changed)
+  window.setInterval(function () { if (!sending && !local.outbox.length && connection !== "dead") refresh(); }, POLL_MS);
   app.dataset.ready = "1";
   window.binokelTable = function () {  // for a look from outside (tests, support)
     return { version: server.version, entered: server.entered, outbox: local.outbox.length,
-      current: currentGame(), connection: connection, sending: sending };
+      current: currentGame(), connection: connection, sending: sending,
+      conflicts: Object.keys(local.conflicts).length, notices: local.notices.length };
   };
 })();

@@ -77,3 +77,23 @@ def type_game(page, n: int, declarer: str, bid: str, melds, tricks) -> None:
         page.locator(cell(n, col, "meld")).fill(value)
     for col, value in tricks.items():
         page.locator(cell(n, col, "tricks")).fill(value)
+
+
+def phone_table():  # type: ignore[no-untyped-def]
+    """A started round-1 table of three (Anna, Bernd, Christa) whose games a phone enters; the
+    organiser "orga" (password binokel) runs the desk."""
+    from django.contrib.auth import get_user_model
+
+    from binokel_tournament.models import Membership, Mode, Role
+    from binokel_tournament.services.registration import create_tournament, register_entrant
+    from binokel_tournament.services.rounds import start_round
+    from binokel_tournament.services.seating import generate_seating
+
+    orga = get_user_model().objects.create_user("orga", password="binokel")
+    t = create_tournament("Handyturnier", modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
+    for name in ("Anna Häußler", "Bernd Schäfer", "Christa Dürr"):
+        register_entrant(t.competitions.get(), name)
+    generate_seating(t.competitions.get())
+    start_round(t.round_set.get(), orga)
+    return t.round_set.get().tables.get()

@@ -5,16 +5,13 @@ every game exactly once; the opponents confirm and the table can no longer chang
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from binokel_tournament.models import AuditLog, Membership, Mode, PartyResult, Role, ScoreSheet
+from binokel_tournament.models import AuditLog, PartyResult, ScoreSheet
 from binokel_tournament.services import sheet_fields as F
-from binokel_tournament.services.registration import create_tournament, register_entrant
-from binokel_tournament.services.seating import generate_seating
 from binokel_tournament.services.table_entry import chairs, opponents
 from tests.support import artifact
 
-from .support import STATE_TIMEOUT_MS, explained
+from .support import STATE_TIMEOUT_MS, explained, phone_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,13 +76,7 @@ def enter_game(page, n: int) -> None:
 
 
 def test_a_table_enters_its_sheet_on_a_phone_through_a_dead_spot(browser, live_server):
-    orga = get_user_model().objects.create_user("orga", password="binokel")
-    t = create_tournament("Handyturnier", modes=[Mode.SINGLES], rounds=1)
-    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
-    for name in ("Anna Häußler", "Bernd Schäfer", "Christa Dürr"):
-        register_entrant(t.competitions.get(), name)
-    generate_seating(t.competitions.get())
-    table = t.round_set.get().tables.get()
+    table = phone_table()
     context, page = phone(browser, live_server)
     page.goto(f"/tisch/{table.entry_token}/")
     page.wait_for_selector("#table-app[data-ready='1']")

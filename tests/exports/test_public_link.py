@@ -119,13 +119,31 @@ def test_the_command_warns_when_the_address_is_loopback(demo, tmp_path, settings
     )  # fmt: skip
     assert "127.0.0.1" in stderr.getvalue() and "--base-url" in stderr.getvalue()
     assert links(out.read_bytes()) == [("", 0)] * 3
+    # table cards and score sheets carry the tables' own links while tables enter on phones
+    demo.table_entry = True
+    demo.save()
+    for kind, what in (("tablecards", "Tischkarten"), ("scoresheets", "Spielzettel")):
+        stderr = io.StringIO()
+        call_command(
+            "export_pdf", kind, "--round", "1", "--out", str(tmp_path / f"{kind}.pdf"),
+            stdout=io.StringIO(), stderr=stderr,
+        )  # fmt: skip
+        assert what in stderr.getvalue() and "--base-url" in stderr.getvalue(), kind
     # no QR code on the other PDFs, so nothing to warn about
+    stderr = io.StringIO()
+    call_command(
+        "export_pdf", "standings", "--out", str(tmp_path / "s.pdf"),
+        stdout=io.StringIO(), stderr=stderr,
+    )  # fmt: skip
+    assert stderr.getvalue() == ""
+    demo.table_entry = False
+    demo.save()
     stderr = io.StringIO()
     call_command(
         "export_pdf", "tablecards", "--round", "1", "--out", str(tmp_path / "k.pdf"),
         stdout=io.StringIO(), stderr=stderr,
     )  # fmt: skip
-    assert stderr.getvalue() == ""
+    assert stderr.getvalue() == ""  # without phone entry: no table link, no warning
 
 
 @pytest.mark.parametrize(

@@ -188,6 +188,13 @@ DESK_URLS: list[DeskUrl] = [
         Action.TABLE_LINKS,
         args=lambda t: [t.slug, first_three_table(t)],
     ),
+    DeskUrl("round_start", "POST", Action.START_ROUND, args=lambda t: [t.slug, 1]),
+    DeskUrl(
+        "table_help_coming",
+        "POST",
+        Action.ENTER_RESULTS,
+        args=lambda t: [t.slug, first_three_table(t)],
+    ),
     DeskUrl(
         "table_help_done",
         "POST",

@@ -408,6 +408,7 @@ def test_the_backup_carries_the_tables_phones_and_the_cups(demo):
             "confirmed_at": None,
             "confirmed_numbers": [],
             "entries": {"g1-declarer": "0", "g1-kind": "normal"},
+            "help_acknowledged_at": None,
             "help_requested_at": when.isoformat(),
             "last_activity_at": when.isoformat(),
             "seats_checked_at": when.isoformat(),

@@ -116,3 +116,18 @@ def test_simulated_games_split_the_eyes_of_the_rule_set(preset):
     played = [simulate_game(rng, 3, "three", rules) for _ in range(300)]
     sums = {sum(g["tricks"]) for g in played if g["kind"] in ("played", "durch")}
     assert sums == {rules.total_eyes}
+
+
+def test_the_demo_has_round_three_started_for_the_tables_phones():
+    run("demo", "--singles", "12", "--pairs", "4")
+    t = Tournament.objects.get()
+    started = dict(t.round_set.values_list("number", "locked"))
+    assert started == {1: True, 2: True, 3: True}
+    assert t.round_set.get(number=3).started_at is not None
+
+
+def test_a_demo_without_scores_has_round_one_started_and_the_rest_planned():
+    run("demo", "--singles", "12", "--pairs", "4", "--scored-rounds", "0")
+    t = Tournament.objects.get()
+    assert dict(t.round_set.values_list("number", "locked")) == {1: True, 2: False, 3: False}
+    assert not ScoreSheet.objects.exists()

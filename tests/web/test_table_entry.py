@@ -23,38 +23,25 @@ from binokel_tournament.models import (
 )
 from binokel_tournament.services import sheet_fields as F
 from binokel_tournament.services.results import save_sheet
+from binokel_tournament.services.rounds import start_round
 from binokel_tournament.services.standings import compute_standings
 from binokel_tournament.services.table_entry import chairs, opponents
 
+from .phones import GAME, post, three_table, url
+
 pytestmark = pytest.mark.django_db
 
-# docs/rules.md worked example 1 at a 3-table: 210, 80, 40 for columns 1, 2, 3
-GAME = {
-    "kind": "played",
-    "declarer": 1,
-    "bid": 200,
-    "columns": [
-        {"meld": 60, "tricks": 152},
-        {"meld": 20, "tricks": 58},
-        {"meld": 0, "tricks": 40},
-    ],
-}
+
+@pytest.fixture
+def seated(seated):
+    """Round 1 of the tournament has started: its table links take games."""
+    start_round(seated.round_set.get(number=1), None)
+    return seated
 
 
-def three_table(tournament, number=1) -> Table:
-    return tournament.round_set.get(number=number).tables.filter(kind=TableKind.THREE).first()
-
-
-def url(table: Table, name: str = "page") -> str:
-    return reverse(f"table:{name}", args=[table.entry_token])
-
-
-def post(client, table, name, body):
-    return client.post(url(table, name), json.dumps(body), content_type="application/json")
-
-
-def send_game(client, table, number, game=GAME, op=None):
-    return post(client, table, "game", {"op": op or f"op-{number}", "number": number, "game": game})
+def send_game(client, table, number, game=GAME, op=None, base=""):
+    body = {"op": op or f"op-{number}", "number": number, "base": base, "game": game}
+    return post(client, table, "game", body)
 
 
 def test_every_table_has_an_unguessable_link_of_its_own(seated):
@@ -174,6 +161,7 @@ def test_the_dealer_and_sitting_out_come_from_the_engine(client, db, orga):
 
     t = make_tournament(singles=4, pairs=0, modes=[Mode.SINGLES])
     generate_seating(t.competitions.get())
+    start_round(t.round_set.get(number=1), None)
     table = t.round_set.get(number=1).tables.get()
     assert table.kind == TableKind.FOUR_SITOUT
     state = client.get(url(table, "state")).json()["state"]
@@ -188,13 +176,13 @@ def test_the_opponents_confirm_and_then_only_the_desk_changes_it(client, seated,
     for n in range(1, 12):
         assert send_game(client, table, n).status_code == 200
     numbers = [c.start_number for c in opponents(table)]
-    early = post(client, table, "confirm", {"numbers": numbers})
+    early = post(client, table, "confirm", {"numbers": numbers, "version": 11})
     assert early.status_code == 400 and "12" in early.json()["message"]
     assert send_game(client, table, 12).status_code == 200
     scorer = next(c.start_number for c in chairs(table) if c.keeps_score)
-    wrong = post(client, table, "confirm", {"numbers": [scorer, numbers[0]]})
+    wrong = post(client, table, "confirm", {"numbers": [scorer, numbers[0]], "version": 12})
     assert wrong.status_code == 400
-    right = post(client, table, "confirm", {"numbers": numbers})
+    right = post(client, table, "confirm", {"numbers": numbers, "version": 12})
     assert right.status_code == 200 and right.json()["state"]["locked"]
     sheet = ScoreSheet.objects.get()
     assert sheet.status == SheetStatus.TABLE
@@ -210,7 +198,8 @@ def test_standings_count_table_confirmed_sheets_only_if_the_desk_says_so(client,
     table = three_table(seated)
     for n in range(1, 13):
         send_game(client, table, n)
-    post(client, table, "confirm", {"numbers": [c.start_number for c in opponents(table)]})
+    numbers = [c.start_number for c in opponents(table)]
+    post(client, table, "confirm", {"numbers": numbers, "version": 12})
     competition = table.competition
     assert max(r.total for r in compute_standings(competition).rows) == 0
     seated.provisional_table_sheets = True

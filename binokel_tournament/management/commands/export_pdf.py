@@ -52,20 +52,28 @@ class Command(BaseCommand):
             result = exporter.render(options)
         except ExportError as exc:
             raise CommandError(exc.message) from exc
-        if kind == "seating" and tournament.public_pages:
-            self._warn_without_qr(base_url)
+        # the seating plan's QR code leads to "Wo sitze ich?", the table cards' and score
+        # sheets' to the table's own link
+        with_qr = tournament.public_pages if kind == "seating" else tournament.table_entry
+        if kind in ("seating", "tablecards", "scoresheets") and with_qr:
+            self._warn_without_qr(base_url, kind)
         write_export(Path(opts["out"]), result, self.stdout)
 
-    def _warn_without_qr(self, base_url: str | None) -> None:
+    def _warn_without_qr(self, base_url: str | None, kind: str) -> None:
         url = base_url if base_url is not None else str(settings.PUBLIC_BASE_URL or "")
         if url and not is_loopback_url(url):
             return
+        if kind == "seating":
+            what = _("der Tischplan hat deshalb keinen QR-Code und keinen Link zu „Wo sitze ich?“.")
+        elif kind == "tablecards":
+            what = _("die Tischkarten haben deshalb keinen QR-Code zum Tisch-Link.")
+        else:
+            what = _("die Spielzettel haben deshalb keinen QR-Code zum Tisch-Link.")
         self.stderr.write(
             _(
-                "Warnung: %(url)s erreicht nur dieser Rechner, kein Handy – der Tischplan hat "
-                "deshalb keinen QR-Code und keinen Link zu „Wo sitze ich?“. Mit --base-url die "
-                "Adresse angeben, unter der die Spieler die Seiten erreichen, z. B. "
-                "--base-url http://192.168.1.10:8000"
+                "Warnung: %(url)s erreicht nur dieser Rechner, kein Handy – %(what)s Mit "
+                "--base-url die Adresse angeben, unter der die Handys die Seiten erreichen, "
+                "z. B. --base-url http://192.168.1.10:8000"
             )
-            % {"url": url or "PUBLIC_BASE_URL"}
+            % {"url": url or "PUBLIC_BASE_URL", "what": what}
         )
