@@ -349,6 +349,10 @@ class ScoreSheet(models.Model):
     # Who changed each game last: {"4": "desk"} or {"5": "table"}; a phone that sees a game
     # change it did not send says who changed it ("Die Turnierleitung hat Spiel 4 geändert").
     game_sources = models.JSONField(default=dict, blank=True)
+    # The double check of a table that entered its games on a phone: games where the paper
+    # typed at the desk differs from the phone and the desk decided that the paper counts
+    # ({"2": stamp of the paper's game 2 then}).
+    paper_accepted = models.JSONField(default=dict, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -65,6 +65,16 @@ desk_patterns = (
         path("<slug:slug>/zettel/<num:table_id>/", sheets.sheet, name="sheet"),
         path("<slug:slug>/zettel/<num:table_id>/pruefen/", sheets.sheet_check, name="sheet_check"),
         path(
+            "<slug:slug>/zettel/<num:table_id>/papier/<num:number>/",
+            sheets.sheet_paper,
+            name="sheet_paper",
+        ),
+        path(
+            "<slug:slug>/zettel/<num:table_id>/anderswo/",
+            sheets.sheet_elsewhere,
+            name="sheet_elsewhere",
+        ),
+        path(
             "<slug:slug>/zettel/<num:table_id>/verwerfen/",
             sheets.sheet_discard,
             name="sheet_discard",

@@ -35,6 +35,7 @@ from ..models import (
     SheetStatus,
     SubmissionReceipt,
     Table,
+    TableEntry,
     Tournament,
 )
 from . import sheet_fields as F
@@ -362,13 +363,20 @@ def _save(
             "wenn eine zweite Person ihn bestätigt."
         )
     confirming = confirm and sheet.status != SheetStatus.CONFIRMED
-    if confirming and not valid:
+    open_games = unresolved_paper(sheet) if confirming and tournament.double_check else []
+    if confirming and open_games:
+        confirming = False
+        notice = _(
+            "Gespeichert, aber noch nicht bestätigt: Papier und Handy weichen ab in Spiel "
+            "%(games)s. Bitte unten für jedes Spiel entscheiden, was gilt."
+        ) % {"games": ", ".join(map(str, open_games))}
+    elif confirming and not valid:
         confirming = False
         notice = _(
             "Als Entwurf gespeichert. Bestätigen geht erst, wenn alle %(n)s Spiele "
             "vollständig und ohne Fehler eingetragen sind."
         ) % {"n": layout.games}
-    elif confirming and tournament.double_check and not _second_person(sheet, author):
+    elif confirming and tournament.double_check and not _second_person(sheet, author, table):
         confirming = False
         notice = notice or _(
             "Vier-Augen-Prinzip: gespeichert, aber eine andere Person als die, die den "
@@ -444,17 +452,40 @@ def commit_sheet(
     )
 
 
+def unresolved_paper(sheet: ScoreSheet) -> list[int]:
+    """The double check of a table that entered its games on a phone: the games where the
+    paper typed at the desk differs from the phone and nobody has decided yet which counts
+    (taking the phone's game makes them equal; "Papier gilt" records the paper's stamp)."""
+    if sheet.entered_at_table:
+        return []  # the desk has not typed the paper yet: nothing to compare
+    phone = (
+        TableEntry.objects.filter(table_id=sheet.table_id).values_list("entries", flat=True).first()
+    )
+    if not phone:
+        return []
+    stamps = F.game_stamps(sheet.entries)
+    accepted = sheet.paper_accepted or {}
+    return [
+        n
+        for n in F.differing_games(phone, sheet.entries)
+        if accepted.get(str(n)) != stamps.get(n, "")
+    ]
+
+
 def lock_round(round_obj: Round, user: User = None) -> None:
     """A round with results has started: its seating no longer changes (audited)."""
     if not round_obj.locked:
         mark_started(round_obj, user, "round.lock")
 
 
-def _second_person(sheet: ScoreSheet, author: User) -> bool:
+def _second_person(sheet: ScoreSheet, author: User, table: Table) -> bool:
     """Whether ``author`` may confirm under the double check: someone other than whoever
-    entered it (a sheet the table entered on its phone: any desk person)."""
+    entered it. A table that entered its games on a phone was the first pair of eyes: any desk
+    person confirms, the one who typed the paper to compare included."""
     if sheet.entered_by_id is None:
         return sheet.entered_at_table
+    if TableEntry.objects.filter(table=table).exclude(entries={}).exists():
+        return True
     return sheet.entered_by_id != getattr(author, "pk", None)
 
 
@@ -558,7 +589,13 @@ def keep_draft(
     if user is None or not user.is_authenticated:
         return None
     require(user, table.round.tournament, Action.ENTER_RESULTS)
-    saved = ScoreSheet.objects.filter(table=table).values_list("entries", flat=True).first()
+    stored = (
+        ScoreSheet.objects.filter(table=table).values_list("entries", "entered_at_table").first()
+    )
+    saved = stored[0] if stored else None
+    # the paper of a phone table, typed for the double check: kept even when it equals the
+    # phone's games (the form starts empty until the paper is saved)
+    paper = stored is not None and stored[1] and table.round.tournament.double_check
     with write_transaction():
         draft = (
             SheetDraft.objects.select_for_update()
@@ -567,7 +604,7 @@ def keep_draft(
         )
         if draft is not None and draft.seq >= seq:
             return draft  # a later state arrived first; this one is older
-        if dict(entries) == (saved or {}):
+        if dict(entries) == (saved or {}) and not paper:
             if draft is not None:
                 draft.delete()
             return None

@@ -283,6 +283,16 @@ def game_stamps(entries: Mapping[str, str]) -> dict[int, str]:
     }
 
 
+def differing_games(table_entries: Mapping[str, str], desk_entries: Mapping[str, str]) -> list[int]:
+    """The games whose fields differ between what a table entered on its phone and what the
+    desk has (typed from the paper sheet)."""
+    if not table_entries:
+        return []
+    names = set(table_entries) | set(desk_entries)
+    games = {game_of(n) for n in names if table_entries.get(n, "") != desk_entries.get(n, "")}
+    return sorted(g for g in games if g is not None)
+
+
 def game_entries(game: int, values: Mapping[str, object], columns: int) -> dict[str, str]:
     """The fields of one game from its values as a phone sends them (1-based columns)::
 

@@ -594,15 +594,6 @@ class BoardRow:
     differs: list[int] = field(default_factory=list)
 
 
-def differing_games(table_entries: Mapping[str, str], desk_entries: Mapping[str, str]) -> list[int]:
-    """The games whose values the desk changed after the table entered them."""
-    if not table_entries:
-        return []
-    names = set(table_entries) | set(desk_entries)
-    games = {F.game_of(n) for n in names if table_entries.get(n, "") != desk_entries.get(n, "")}
-    return sorted(g for g in games if g is not None)
-
-
 def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
     """The tables shown on the desk's live board (one page of a round), in one query."""
     rules = tournament.rules()
@@ -631,7 +622,7 @@ def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
                 mismatch=sheet is not None and sheet.scorer_mismatch,
                 errors=sheet.error_count if sheet else 0,
                 differs=(
-                    differing_games(entry.entries, sheet.entries)
+                    F.differing_games(entry.entries, sheet.entries)
                     if entry is not None and sheet is not None and not sheet.entered_at_table
                     else []
                 ),

@@ -25,7 +25,7 @@ from ..forms import (
     TournamentForm,
 )
 from ..models import Category, Competition, Entrant, Role, Round, Tournament
-from ..services import charity, registration, seating, series
+from ..services import charity, live, registration, seating, series
 from ..services import rounds as rounds_service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
@@ -392,8 +392,14 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         request.GET.get("q", ""),
         sheets=True,
     )
+    typing = live.typists(t.pk for t in hall.tables)
     rows = [
-        {"table": table, "sheet": sheet_of(table), "state": sheet_state(sheet_of(table))}
+        {
+            "table": table,
+            "sheet": sheet_of(table),
+            "state": sheet_state(sheet_of(table)),
+            "typists": typing.get(table.pk, []),
+        }
         for table in hall.tables
     ]
     return render(

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..models import GAME_KIND_KEYS, GameKind, ScoreSheet, SheetDraft, SheetStatus, Table
-from ..services import results
+from ..services import live, paper_check, results
 from ..services import sheet_fields as F
 from ..services.access import NotAllowed
 from ..services.errors import DeskError, active_language
@@ -160,6 +160,10 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     stored = _stored(table)
     entries = results.entries_snapshot(stored.entries) if stored else {}
     version = stored.version if stored else 0
+    # the double check of a phone table: the paper is typed into an empty form, independently
+    paper = paper_check.paper_pending(table, stored)
+    if paper:
+        entries = {}
     draft = results.draft_of(table, request.user)
     restored: SheetDraft | None = None
     if draft is not None and results.entries_snapshot(draft.entries) != entries:
@@ -174,10 +178,71 @@ def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     # start, as it does after every check
     context["autosaved"] = restored is not None
     context["draft"] = restored
+    context["paper_check"] = paper
+    context["differences"] = paper_check.differences(table, stored)
     lang = active_language()
     context["rule_lines"] = evaluation.layout.rules.describe(lang)
     context["meld_rows"] = evaluation.layout.rules.describe_melds(lang)
+    stamps = F.game_stamps(stored.entries) if stored else {}
+    watch = QueryDict(mutable=True)
+    watch["v"] = str(stored.version if stored else 0)
+    watch["s"] = ",".join(f"{n}:{s}" for n, s in sorted(stamps.items()))
+    context.update(_elsewhere(table, request.user, watch))
     return render(request, "desk/sheet.html", context)
+
+
+def _elsewhere(table: Table, user: object, watch: QueryDict) -> dict[str, object]:
+    """Who else types this sheet right now, and which games others changed since the page was
+    opened: ``watch`` holds the version it was opened on (``v``) and each game's stamp then
+    (``s=1:ab12,2:cd34``)."""
+    version = _version(watch.get("v", "")) or 0
+    stamps = watch.get("s", "")[:2000]
+    seen = dict(item.split(":", 1) for item in stamps.split(",") if ":" in item)
+    return {
+        "watch_query": watch.urlencode(),
+        "others_typing": live.others_typing(table, user),  # type: ignore[arg-type]
+        "changed_elsewhere": live.changed_since(table, seen, version),
+    }
+
+
+@login_required
+@require_POST
+def sheet_paper(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """The double check of a phone table, one game where paper and phone differ: take the
+    phone's game (``choice=phone``), or the paper counts (``choice=paper``)."""
+    table = _table(request, slug, table_id)
+    choice = request.POST.get("choice", "")
+    try:
+        if choice == "phone":
+            version = _version(request.POST.get("version", ""))
+            if version is None:
+                raise DeskError(_("Das Formular ist veraltet; bitte die Seite neu laden."))
+            paper_check.take_phone(table, request.user, number, version)
+            messages.success(
+                request, _("Spiel %(n)s: die Fassung des Handys gilt.") % {"n": number}
+            )
+        elif choice == "paper":
+            paper_check.accept_paper(table, request.user, number, request.POST.get("stamp", ""))
+            messages.success(request, _("Spiel %(n)s: das Papier gilt.") % {"n": number})
+        else:
+            raise DeskError(_("Bitte Handy oder Papier wählen."))
+    except NotAllowed:
+        raise
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    return redirect("desk:sheet", slug=slug, table_id=table.pk)
+
+
+@login_required
+def sheet_elsewhere(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """htmx, every few seconds while a sheet is open: who else is typing it, and what others
+    changed since it was opened (in words; nothing typed here is touched)."""
+    table = _table(request, slug, table_id)
+    context: dict[str, object] = {"table": table, "tournament": table.round.tournament}
+    watch = QueryDict(mutable=True)
+    watch["v"], watch["s"] = request.GET.get("v", ""), request.GET.get("s", "")
+    context.update(_elsewhere(table, request.user, watch))
+    return render(request, "desk/_sheet_elsewhere.html", context)
 
 
 def _stored(table: Table) -> ScoreSheet | None:

@@ -175,6 +175,21 @@ DESK_URLS: list[DeskUrl] = [
         fields=(*SHEET_FIELDS, "draft_seq"),
     ),
     DeskUrl(
+        "sheet_paper",
+        "POST",
+        Action.ENTER_RESULTS,
+        args=lambda t: [t.slug, first_three_table(t), 1],
+        data=lambda t: {"choice": "paper", "stamp": "x"},
+        fields=("choice", "stamp", "version"),
+    ),
+    DeskUrl(
+        "sheet_elsewhere",
+        "GET",
+        Action.VIEW,
+        args=lambda t: [t.slug, first_three_table(t)],
+        query=("v", "s"),
+    ),
+    DeskUrl(
         "sheet_discard",
         "POST",
         Action.VIEW,  # one's own working draft

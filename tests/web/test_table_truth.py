@@ -333,3 +333,104 @@ def test_no_sequence_of_saves_from_two_writers_loses_an_acknowledged_value(
         for n, bid_kept in model.items():
             assert stored_bid(n) == str(bid_kept), (step, n)
     assert outcomes["applied"] >= 5 and outcomes["refused"] >= 3, outcomes  # both were tried
+
+
+def test_the_overview_shows_who_is_typing_which_sheet_and_the_sheet_warns(
+    client, desk_client, seated, kasse
+):
+    from binokel_tournament.services.results import keep_draft
+
+    table = three_table(seated)
+    keep_draft(table, kasse, {F.game_field(1, "bid"): "200"}, seq=1, base_version=0)
+    overview = desk_client.get(reverse("desk:overview", args=[seated.slug]) + "?round=1")
+    html = overview.content.decode()
+    tile = html.split('class="sheetstate')[1:]
+    tile = next(t for t in tile if f'zettel/{table.pk}/"' in t).split("</a>")[0]
+    assert "kasse tippt gerade" in tile
+    page = desk_client.get(reverse("desk:sheet", args=[seated.slug, table.pk])).content.decode()
+    assert 'id="others-typing"' in page and "kasse tippt diesen Zettel gerade" in page
+
+
+def test_the_desks_open_sheet_is_told_what_others_changed_since(client, desk_client, seated):
+    table = three_table(seated)
+    send(client, table, 1)
+    page = desk_client.get(reverse("desk:sheet", args=[seated.slug, table.pk])).content.decode()
+    watch = page.split('hx-get="')[1].split('"')[0].replace("&amp;", "&")
+    assert "anderswo" in watch
+    quiet = desk_client.get(watch).content.decode()
+    assert 'id="changed-elsewhere"' not in quiet
+    send(client, table, 2)  # the table's phone, while the desk has the sheet open
+    stamp_1 = state(client, table)["games"][0]["stamp"]
+    send(client, table, 1, game=OTHER, base=stamp_1)
+    told = desk_client.get(watch).content.decode()
+    assert "Spiel 1: vom Tisch-Handy" in told and "Spiel 2: vom Tisch-Handy" in told
+    assert "Spiel 3" not in told
+
+
+def paper_of(entries, number, bid):
+    """The desk's typing of the paper: the same as ``entries`` but game ``number`` bid ``bid``."""
+    return {**entries, F.game_field(number, "bid"): str(bid)}
+
+
+def test_the_paper_check_of_a_phone_table_starts_empty_and_blocks_on_differences(
+    client, desk_client, seated, kasse
+):
+    seated.double_check = True
+    seated.save()
+    table = three_table(seated)
+    for n in range(1, 13):
+        send(client, table, n)
+    numbers = [c.start_number for c in opponents(table)]
+    assert post(client, table, "confirm", {"numbers": numbers, "version": 12}).status_code == 200
+    sheet_url = reverse("desk:sheet", args=[seated.slug, table.pk])
+    page = desk_client.get(sheet_url).content.decode()
+    assert 'id="paper-check"' in page
+    bid_1 = f'name="{F.game_field(1, "bid")}" value="'
+    assert bid_1 + '"' in page  # an independent entry: the phone's 200 is not shown
+    phone = ScoreSheet.objects.get().entries
+    typed = paper_of(phone, 2, 220)  # the paper says 220 in game 2
+    kasse_client = Client()
+    kasse_client.force_login(kasse)
+    outcome = save_sheet(table, typed, kasse, expected_version=12, confirm=True)
+    assert not outcome.confirmed and "Spiel 2" in outcome.notice
+    page = desk_client.get(sheet_url).content.decode()
+    section = page.split('id="differences"')[1].split("</section>")[0]
+    assert 'data-game="2"' in section and section.count("data-game=") == 1
+    assert "Reizwert 200" in section and "Reizwert 220" in section
+    # the phone was right: take its game 2; then the paper typist may confirm (the phone was
+    # the first pair of eyes)
+    sheet = ScoreSheet.objects.get()
+    take = reverse("desk:sheet_paper", args=[seated.slug, table.pk, 2])
+    assert kasse_client.post(take, {"choice": "phone", "version": sheet.version}).status_code == 302
+    assert stored_bid(2) == "200"
+    sheet = ScoreSheet.objects.get()
+    assert save_sheet(table, sheet.entries, kasse, sheet.version, confirm=True).confirmed
+
+
+def test_the_desk_may_decide_that_the_paper_counts(client, desk_client, seated, orga):
+    seated.double_check = True
+    seated.save()
+    table = three_table(seated)
+    for n in range(1, 13):
+        send(client, table, n)
+    typed = paper_of(ScoreSheet.objects.get().entries, 5, 190)
+    save_sheet(table, typed, orga, expected_version=12)
+    sheet = ScoreSheet.objects.get()
+    stamp_5 = F.game_stamps(sheet.entries)[5]
+    paper = reverse("desk:sheet_paper", args=[seated.slug, table.pk, 5])
+    stale = desk_client.post(paper, {"choice": "paper", "stamp": "old"})
+    assert stale.status_code == 302 and not ScoreSheet.objects.get().paper_accepted
+    desk_client.post(paper, {"choice": "paper", "stamp": stamp_5})
+    assert ScoreSheet.objects.get().paper_accepted == {"5": stamp_5}
+    assert AuditLog.objects.filter(action="sheet.paper_accepted").count() == 1
+    sheet = ScoreSheet.objects.get()
+    assert save_sheet(table, sheet.entries, orga, sheet.version, confirm=True).confirmed
+    assert stored_bid(5) == "190"
+
+
+def test_without_the_double_check_the_desk_sees_the_phones_games(client, desk_client, seated):
+    table = three_table(seated)
+    send(client, table, 1)
+    page = desk_client.get(reverse("desk:sheet", args=[seated.slug, table.pk])).content.decode()
+    assert 'id="paper-check"' not in page
+    assert f'name="{F.game_field(1, "bid")}" value="200"' in page
