@@ -279,25 +279,17 @@ def save_evaluated(
     done then."""
     table = evaluation.layout.table
     require(user, table.round.tournament, Action.ENTER_RESULTS)
-    if submission:
-        done = SubmissionReceipt.objects.filter(key=submission, table=table).first()
-        if done is not None:
-            return _repeated(done, evaluation)
+    done = receipt_of(submission, table)
+    if done is not None:
+        return _repeated(done, evaluation)
     try:
         with write_transaction():
             outcome = _save(evaluation, user, expected_version, confirm)
-            if submission:
-                SubmissionReceipt.objects.create(
-                    key=submission,
-                    table=table,
-                    version=outcome.sheet.version,
-                    confirmed=outcome.confirmed,
-                    notice=outcome.notice,
-                )
+            record_receipt(submission, outcome.sheet, outcome.confirmed, outcome.notice)
     except IntegrityError as exc:
         # Two requests at once: the same submission twice, or two desks creating a new sheet.
-        done = SubmissionReceipt.objects.filter(key=submission, table=table).first()
-        if submission and done is not None:
+        done = receipt_of(submission, table)
+        if done is not None:
             return _repeated(done, evaluation)
         other = ScoreSheet.objects.filter(table=table).first()
         if other is None:
@@ -415,6 +407,23 @@ def _save(
 # kept, the round is locked (audited) and the change is audited.
 SOURCE_DESK = "desk"
 SOURCE_TABLE = "table"
+
+
+def receipt_of(key: str, table: Table) -> SubmissionReceipt | None:
+    """The save carried out before under this key (a retried request), if any."""
+    return SubmissionReceipt.objects.filter(key=key, table=table).first() if key else None
+
+
+def record_receipt(key: str, sheet: ScoreSheet, confirmed: bool = False, notice: str = "") -> None:
+    """Remember a save under the key its page sent (inside the save's transaction)."""
+    if key:
+        SubmissionReceipt.objects.create(
+            key=key,
+            table_id=sheet.table_id,
+            version=sheet.version,
+            confirmed=confirmed,
+            notice=notice,
+        )
 
 
 def locked_sheet(table: Table) -> ScoreSheet | None:

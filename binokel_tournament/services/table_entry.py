@@ -29,7 +29,6 @@ from ..models import (
     ScoreSheet,
     Seat,
     SheetStatus,
-    SubmissionReceipt,
     Table,
     TableEntry,
     Tournament,
@@ -48,6 +47,8 @@ from .results import (
     evaluate_table,
     locked_sheet,
     person,
+    receipt_of,
+    record_receipt,
 )
 from .rounds import require_started
 from .writes import write_transaction
@@ -317,12 +318,10 @@ def save_game(
     for _attempt in range(2):
         try:
             with write_transaction():
-                if receipt:
-                    done = SubmissionReceipt.objects.filter(key=receipt, table=table).first()
-                    if done is not None:
-                        done_sheet = ScoreSheet.objects.get(table=table)
-                        table.sheet = done_sheet
-                        return GameSaved(evaluate_table(table, done_sheet.entries), repeated=True)
+                if receipt_of(receipt, table) is not None:
+                    done_sheet = ScoreSheet.objects.get(table=table)
+                    table.sheet = done_sheet
+                    return GameSaved(evaluate_table(table, done_sheet.entries), repeated=True)
                 entry = _entry(table, lock=True)
                 sheet = locked_sheet(table)
                 if entry.confirmed_at is not None or (
@@ -363,10 +362,7 @@ def save_game(
                     source=SOURCE_TABLE,
                     previous=previous,
                 )
-                if receipt:
-                    SubmissionReceipt.objects.create(
-                        key=receipt, table=table, version=sheet.version
-                    )
+                record_receipt(receipt, sheet)
                 entry.entries = sheet.entries
                 _touch(entry, "entries")
             table.sheet, table.entry = sheet, entry

@@ -143,8 +143,8 @@ def phone_strings() -> dict[str, str]:
         "all_sent": _("Alles ist bei der Turnierleitung."),
         "pending": _("Noch nicht bei der Turnierleitung: %(n)s"),
         "offline": _(
-            "Keine Verbindung. Die Eingaben sind in diesem Handy gespeichert und werden "
-            "gesendet, sobald die Verbindung wieder steht."
+            "Keine Verbindung: alles bleibt in diesem Handy und wird gesendet, sobald das Netz "
+            "wieder da ist. Bitte nicht neu laden (falls doch: im Netz noch einmal laden)."
         ),
         "sending": _("Wird gesendet …"),
         "dead_link": _(
