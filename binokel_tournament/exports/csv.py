@@ -13,7 +13,7 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from ..models import Competition, Mode, Tournament
 from .base import BaseExporter, ExportError, ExportFile, ExportOptions, Offer
@@ -61,7 +61,7 @@ class CsvExporter(BaseExporter):
     """One table of the workbook as CSV: a competition's ranking, the games or the entrants."""
 
     identifier = "csv"
-    verbose_name = _lazy("Tabelle (CSV)")
+    verbose_name = gettext_lazy("Tabelle (CSV)")
     file_stem = "csv"
     extension = "csv"
     content_type = CSV_CONTENT_TYPE

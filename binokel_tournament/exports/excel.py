@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 import xlsxwriter
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from xlsxwriter.format import Format
 from xlsxwriter.worksheet import Worksheet
 
@@ -195,7 +195,7 @@ class RankingsWorkbookExporter(BaseExporter):
     """Rankings of every competition, all games and the entrants in one .xlsx file."""
 
     identifier = "workbook"
-    verbose_name = _lazy("Ranglisten und Spiele (Excel)")
+    verbose_name = gettext_lazy("Ranglisten und Spiele (Excel)")
     file_stem = "rangliste"
     extension = "xlsx"
     content_type = XLSX_CONTENT_TYPE

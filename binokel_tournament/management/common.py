@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.core.management import call_command
 from django.core.management.base import CommandError, OutputWrapper
+from django.db import connections
+from django.db.migrations.executor import MigrationExecutor
 from django.utils.translation import gettext as _
 
 from ..exports import ExportFile
@@ -14,8 +17,21 @@ from ..models import Tournament
 from ..services.public_links import is_full_url
 
 
+def ensure_database(stdout: OutputWrapper | None = None) -> None:
+    """Set the database up (or bring it up to date) before a command uses it: a new
+    installation works in the README's order, whatever command comes first, and says so."""
+    executor = MigrationExecutor(connections["default"])
+    if not executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        return
+    call_command("migrate", interactive=False, verbosity=0)
+    if stdout is not None:
+        name = connections["default"].settings_dict.get("NAME", "")
+        stdout.write(_("Datenbank eingerichtet: %(name)s") % {"name": name})
+
+
 def resolve_tournament(slug: str | None) -> Tournament:
     """The tournament named by --tournament; may be left out when there is just one."""
+    ensure_database()
     if slug:
         try:
             return Tournament.objects.get(slug=slug)

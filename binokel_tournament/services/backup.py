@@ -548,6 +548,9 @@ def _restore(
         return accounts.get(str(name)) if name is not None else None
 
     t = _build(Tournament, doc["tournament"], ())
+    if slug != t.slug and Tournament.objects.filter(name=t.name, date=t.date).exists():
+        # a copy beside its original: the list of tournaments tells them apart
+        t.name = (_("%(name)s (Kopie %(slug)s)") % {"name": t.name, "slug": slug})[:200]
     t.slug = slug
     t.full_clean()
     try:

@@ -109,6 +109,9 @@ def test_restore_into_a_busy_database_under_a_new_slug(demo):
     again = json.loads(backup_bytes(copy))
     original = json.loads(data)
     again["tournament"]["slug"] = original["tournament"]["slug"]
+    # a copy beside its original has a name of its own (the list shows both)
+    assert again["tournament"]["name"] == f"{demo.name} (Kopie demo-kopie)"
+    again["tournament"]["name"] = original["tournament"]["name"]
     # the copy's tables have phone links of their own (the original's stay with the original)
     mine = [t.pop("entry_token") for t in again["tables"]]
     theirs = [t.pop("entry_token") for t in original["tables"]]
@@ -204,6 +207,8 @@ def test_the_commands_write_and_read_a_backup(demo, tmp_path):
         call_command("restore", str(out), stdout=StringIO())
     call_command("restore", str(out), "--as", "zweiter-laptop", stdout=text)
     assert "zweiter-laptop" in text.getvalue()
+    copy = Tournament.objects.get(slug="zweiter-laptop")  # told apart from its original
+    assert copy.name == f"{demo.name} (Kopie zweiter-laptop)" and copy.date == demo.date
     call_command(
         "backup", "--tournament", "zweiter-laptop", "--out", str(tmp_path / "b.json"), stdout=text
     )

@@ -131,3 +131,17 @@ def test_a_demo_without_scores_has_round_one_started_and_the_rest_planned():
     t = Tournament.objects.get()
     assert dict(t.round_set.values_list("number", "locked")) == {1: True, 2: False, 3: False}
     assert not ScoreSheet.objects.exists()
+
+
+def test_verify_checks_every_tournament_when_none_is_named():
+    import json
+
+    run("demo", "--singles", "6", "--pairs", "0")
+    run("demo", "--entrants", "7", "--pairs", "0")
+    assert Tournament.objects.count() == 2
+    report = json.loads(run("verify"))
+    assert report["problems"] == []
+    tables = ScoreSheet.objects.values_list("table_id", flat=True)
+    assert set(report["sheets"]) == {str(pk) for pk in tables}
+    one = json.loads(run("verify", "--tournament", "benefizbinokel-demo-7-0"))
+    assert 0 < len(one["sheets"]) < len(report["sheets"])

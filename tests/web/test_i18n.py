@@ -49,3 +49,35 @@ def test_placeholders_survive_translation():
         ids = set(re.findall(r"%\((\w+)\)s", entry.split("msgstr")[0]))
         strs = set(re.findall(r"%\((\w+)\)s", "msgstr".join(entry.split("msgstr")[1:])))
         assert strs <= ids, (msgid, ids, strs)
+
+
+def test_every_translated_call_is_one_makemessages_finds():
+    """makemessages extracts ``_``, ``gettext``, ``gettext_lazy``, ``ngettext``…; a call under
+    another name (``gettext_lazy as _lazy``) never reaches the catalogue and stays German."""
+    known = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "npgettext"}
+    alias = re.compile(r"from django\.utils\.translation import (.+)")
+    found = []
+    for path in (settings.BASE_DIR / "binokel_tournament").rglob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            match = alias.match(line.strip())
+            if not match:
+                continue
+            for name in match.group(1).strip("()").split(","):
+                parts = name.split(" as ")
+                if len(parts) == 2 and parts[1].strip() not in known:
+                    found.append(f"{path.name}: {name.strip()}")
+    assert found == []
+
+
+def test_the_english_dashboard_offers_english_downloads(client, db):
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from binokel_tournament.services.demo import create_demo
+
+    t, _created = create_demo(singles=6, pairs=0, scored_rounds=0)
+    client.force_login(get_user_model().objects.get(username="orga"))
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("desk:dashboard", args=[t.slug])).content.decode()
+    assert "Seating plan (PDF)" in html and "Standings and games (Excel)" in html
+    assert "Tischplan (PDF)" not in html and "Spendenzettel (PDF)" not in html

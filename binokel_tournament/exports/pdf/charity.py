@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -70,7 +70,7 @@ class DonationsExporter(OfferedPerCompetition, PdfExporter):
 
     identifier = "donations"
     file_stem = "spenden"
-    verbose_name = _lazy("Spendenzettel (PDF)")
+    verbose_name = gettext_lazy("Spendenzettel (PDF)")
     pagesize = PORTRAIT
 
     def document_title(self, options: ExportOptions) -> str:
@@ -191,7 +191,7 @@ class PrizesExporter(OfferedPerCompetition, PdfExporter):
 
     identifier = "prizes"
     file_stem = "preise"
-    verbose_name = _lazy("Preisliste (PDF)")
+    verbose_name = gettext_lazy("Preisliste (PDF)")
     pagesize = PORTRAIT
 
     def document_title(self, options: ExportOptions) -> str:
@@ -311,7 +311,7 @@ class SubRankingsExporter(OfferedWhole, PdfExporter):
 
     identifier = "categories"
     file_stem = "kategorien"
-    verbose_name = _lazy("Kategorien und Vereine (PDF)")
+    verbose_name = gettext_lazy("Kategorien und Vereine (PDF)")
     pagesize = PORTRAIT
 
     def document_title(self, options: ExportOptions) -> str:

@@ -20,9 +20,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from reportlab.lib.colors import black
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -276,7 +275,7 @@ def _draw_tick(c: Canvas, x_centre: float, y_centre: float) -> None:
 
 class ScoreSheetsExporter(PdfExporter):
     identifier = "scoresheets"
-    verbose_name = _lazy("Spielzettel (PDF)")
+    verbose_name = gettext_lazy("Spielzettel (PDF)")
     file_stem = "spielzettel"
     per_round = True
     pagesize = LANDSCAPE

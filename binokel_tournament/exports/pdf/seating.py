@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -229,7 +229,7 @@ def _draw_table_block(c: Canvas, x: float, top: float, width: float, plan: Table
 
 class SeatingPlanExporter(PdfExporter):
     identifier = "seating"
-    verbose_name = _lazy("Tischplan (PDF)")
+    verbose_name = gettext_lazy("Tischplan (PDF)")
     file_stem = "tischplan"
     per_round = True
     pagesize = PORTRAIT
@@ -318,7 +318,7 @@ class TableCardsExporter(PdfExporter):
     round, the kind of table and the chairs in dealing order."""
 
     identifier = "tablecards"
-    verbose_name = _lazy("Tischkarten (PDF)")
+    verbose_name = gettext_lazy("Tischkarten (PDF)")
     file_stem = "tischkarten"
     per_round = True
     pagesize = LANDSCAPE

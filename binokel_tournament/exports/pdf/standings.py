@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -111,7 +110,7 @@ def _draw_cell(c: Canvas, x: float, width: float, y: float, text: str, style: St
 
 class StandingsExporter(OfferedPerCompetition, PdfExporter):
     identifier = "standings"
-    verbose_name = _lazy("Rangliste (PDF)")
+    verbose_name = gettext_lazy("Rangliste (PDF)")
     file_stem = "rangliste"
     per_round = True  # after that round
     pagesize = LANDSCAPE
@@ -227,7 +226,7 @@ class CertificatesExporter(PdfExporter):
     included, entrants "außer Konkurrenz" never), per competition."""
 
     identifier = "certificates"
-    verbose_name = _lazy("Urkunden (PDF)")
+    verbose_name = gettext_lazy("Urkunden (PDF)")
     file_stem = "urkunden"
     pagesize = PORTRAIT
 

@@ -5,8 +5,7 @@ rounds, and the money raised. Data from ``services.statistics`` (the desk's stat
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
@@ -32,7 +31,7 @@ BAR = Color(0.18, 0.42, 0.28)
 class StatisticsExporter(OfferedWhole, PdfExporter):
     identifier = "statistics"
     file_stem = "pressebericht"
-    verbose_name = _lazy("Pressebericht (PDF)")
+    verbose_name = gettext_lazy("Pressebericht (PDF)")
     pagesize = PORTRAIT
 
     def document_title(self, options: ExportOptions) -> str:

@@ -16,6 +16,7 @@ from ...services.demo import (
     demo_slug,
 )
 from ...services.errors import DeskError
+from ..common import ensure_database
 
 
 class Command(BaseCommand):
@@ -48,6 +49,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        ensure_database(self.stdout)
         singles, pairs = opts["singles"], opts["pairs"]
         slug = opts["slug"] or demo_slug(singles, pairs)
         start = time.perf_counter()

@@ -18,13 +18,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
-from django.db.migrations.executor import MigrationExecutor
 from django.utils.translation import gettext as _
 
 from ...models import Membership, Role
 from ...services import backup
 from ...services.demo import DEMO_PASSWORD
 from ...services.warmup import warm_up
+from ..common import ensure_database
 from ..passwords import ask_new_password, checked, password_from_file
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
@@ -100,7 +100,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        self._require_migrated()
+        ensure_database(self.stdout)
         self._replace_demo_passwords(opts["password_file"], opts["interactive"])
         host, port = opts["host"], opts["port"]
         loopback_only = host in ("127.0.0.1", "localhost", "::1")
@@ -127,16 +127,6 @@ class Command(BaseCommand):
             env={**os.environ, "DJANGO_SETTINGS_MODULE": "binokel_tournament.settings"},
             preexec_fn=lambda: os.nice(10),  # noqa: PLW1509 - only lowers its own priority
         )
-
-    def _require_migrated(self) -> None:
-        executor = MigrationExecutor(connections["default"])
-        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-            raise CommandError(
-                _(
-                    "Die Datenbank ist nicht auf dem neuesten Stand: zuerst `python manage.py "
-                    "migrate` ausführen (make hall tut das)."
-                )
-            )
 
     def _replace_demo_passwords(self, password_file: str | None, interactive: bool) -> None:
         accounts = accounts_with_demo_password()

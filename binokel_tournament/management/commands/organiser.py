@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from ...models import Membership, Role, Tournament
 from ...services.access import CREATE_TOURNAMENT_PERMISSION
+from ..common import ensure_database
 from ..passwords import ask_new_password, checked, password_from_file
 
 
@@ -45,6 +46,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        ensure_database(self.stdout)  # the first command of a new installation
         User = get_user_model()
         username = opts["username"].strip()
         user = User.objects.filter(username=username).first()

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from ...services.backup import restore
 from ...services.errors import DeskError
+from ..common import ensure_database
 
 
 class Command(BaseCommand):
@@ -27,6 +28,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        ensure_database(self.stdout)  # a second laptop's fresh data folder
         path = Path(opts["file"])
         try:
             data = path.read_bytes()

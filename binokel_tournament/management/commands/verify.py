@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import ngettext
 
-from ...models import Game, PartyResult, ScoreSheet
+from ...models import Game, PartyResult, ScoreSheet, Tournament
 from ...services.integrity import rescore_mismatches
 from ...services.results import evaluate, load_table, sheet_layout
 from ..common import resolve_tournament
@@ -19,19 +19,34 @@ def entries_digest(entries: dict[str, str]) -> str:
 
 class Command(BaseCommand):
     help = (
-        "Check a tournament after a crash or a restore: every stored game re-scored by the "
-        "engine gives its stored points, and every sheet's stored games are exactly the valid "
-        "games of what was typed (no sheet half saved). Prints JSON; exits 1 on a problem."
+        "Check every tournament (or one) after a crash or a restore: every stored game "
+        "re-scored by the engine gives its stored points, and every sheet's stored games are "
+        "exactly the valid games of what was typed (no sheet half saved). Prints JSON; exits 1 "
+        "on a problem."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tournament", metavar="SLUG")
+        parser.add_argument("--tournament", metavar="SLUG", help="one tournament (default: all)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        tournament = resolve_tournament(opts.get("tournament"))
+        slug = opts.get("tournament")
+        tournaments = [resolve_tournament(slug)] if slug else list(Tournament.objects.all())
+        problems: list[str] = []
+        sheets: dict[str, dict[str, object]] = {}
+        for tournament in tournaments:
+            self._verify(tournament, problems, sheets)
+        self.stdout.write(json.dumps({"problems": problems, "sheets": sheets}, sort_keys=True))
+        if problems:
+            raise CommandError(
+                ngettext("%(count)s Problem", "%(count)s Probleme", len(problems))
+                % {"count": len(problems)}
+            )
+
+    def _verify(
+        self, tournament: Tournament, problems: list[str], sheets: dict[str, dict[str, object]]
+    ) -> None:
         rules = tournament.rules()
-        problems = rescore_mismatches(tournament, limit=50)
-        sheets = {}
+        problems.extend(rescore_mismatches(tournament, limit=50))
         for sheet in ScoreSheet.objects.filter(table__round__tournament=tournament):
             table = load_table(sheet.table_id)
             evaluation = evaluate(sheet_layout(table, rules), sheet.entries, rules)
@@ -50,9 +65,3 @@ class Command(BaseCommand):
                 "entries": entries_digest(sheet.entries),
                 "games": len(valid),
             }
-        self.stdout.write(json.dumps({"problems": problems, "sheets": sheets}, sort_keys=True))
-        if problems:
-            raise CommandError(
-                ngettext("%(count)s Problem", "%(count)s Probleme", len(problems))
-                % {"count": len(problems)}
-            )
