@@ -18,6 +18,7 @@ from .services.standings import Standings
 from .templatetags.binokel import grouped
 
 NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}
+NOT_PLAYED_KEY = -(10**9)  # a round not played sorts below every score
 
 
 class StandingsTable(tables.Table):
@@ -69,7 +70,9 @@ class StandingsTable(tables.Table):
             [
                 (
                     css,
-                    item[name]
+                    "–"
+                    if item[name] is None
+                    else item[name]
                     if not css.startswith("num")
                     or name == "start_number"
                     or not isinstance(item[name], int)
@@ -98,12 +101,18 @@ def standings_table(standings: Standings, request: Any = None) -> StandingsTable
             "total": row.total,
         }
         for n, pts in zip(standings.rounds, row.round_points, strict=True):
-            item[f"round_{n}"] = pts
+            item[f"round_{n}"] = pts  # None: not played (yet), shown "–"
+            item[f"round_{n}_key"] = NOT_PLAYED_KEY if pts is None else pts
         for metric in standings.metrics:
             item[metric.key] = row.metrics[metric.key]
         data.append(item)
     round_columns = [
-        (f"round_{n}", tables.Column(verbose_name=_("D%(n)s") % {"n": n}, attrs=NUMERIC))
+        (
+            f"round_{n}",
+            tables.Column(
+                verbose_name=_("D%(n)s") % {"n": n}, attrs=NUMERIC, order_by=(f"round_{n}_key",)
+            ),
+        )
         for n in standings.rounds
     ]
     metric_columns = [

@@ -137,14 +137,17 @@ def statement(
     rule: DonationRule,
     fee_paid: bool,
     donation_paid: bool,
+    out_of_competition: bool = False,
 ) -> Statement:
+    """An entrant's account. One playing out of competition (a substitute filling a table)
+    pays no Startgeld; what it loses as declarer is donated like everyone's."""
     lost = lost_games(games, rule)
     return Statement(
         start_number,
         name,
         players,
         lost,
-        fee.fee(players),
+        0 if out_of_competition else fee.fee(players),
         fee_paid,
         rule.amount(lost),
         donation_paid,

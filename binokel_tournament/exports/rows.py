@@ -95,7 +95,7 @@ def standings_rows(
         values.append(entrant.club)
         values += [
             points if n in played else None
-            for n, points in zip(standings.rounds, row.round_points, strict=True)
+            for n, points in zip(standings.rounds, row.round_points, strict=True)  # None: "–"
         ]
         values.append(row.total)
         values += [row.metrics[m.key] for m in standings.metrics]

@@ -116,6 +116,7 @@ class Accounts:
         withdrawn: bool,
         fee_paid: bool,
         donation_paid: bool,
+        unranked: bool = False,
     ) -> Statement | None:
         """The entrant's statement; None for a withdrawn entrant who never played (owes
         nothing and is not listed)."""
@@ -130,6 +131,7 @@ class Accounts:
             self.rule,
             fee_paid,
             donation_paid,
+            unranked,
         )
 
     def of_entrant(self, e: Entrant) -> Statement | None:
@@ -141,6 +143,7 @@ class Accounts:
             e.withdrawn,
             e.fee_paid,
             e.donation_paid,
+            e.unranked,
         )
 
 
@@ -172,10 +175,18 @@ def _all_statements(tournament: Tournament) -> Iterator[Statement]:
         "withdrawn",
         "fee_paid",
         "donation_paid",
+        "unranked",
     )
-    for pk, number, name, partner, mode, withdrawn, fee_paid, donation_paid in rows:
+    for pk, number, name, partner, mode, withdrawn, fee_paid, donation_paid, unranked in rows:
         s = accounts.statement(
-            pk, number, display_name(name, partner), mode, withdrawn, fee_paid, donation_paid
+            pk,
+            number,
+            display_name(name, partner),
+            mode,
+            withdrawn,
+            fee_paid,
+            donation_paid,
+            unranked,
         )
         if s is not None:
             yield s

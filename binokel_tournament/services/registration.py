@@ -99,8 +99,24 @@ def update_settings(
 
 
 def next_start_number(tournament: Tournament) -> int:
+    """The next registration's start number: a number freed by deleting a mistaken entry
+    (the lowest), else one above the highest. Numbers left out on purpose (an import that
+    numbers the pairs from 101) stay free."""
+    freed = freed_start_numbers(tournament)
+    if freed:
+        return freed[0]
     top = tournament.entrants.aggregate(top=Max("start_number"))["top"]
     return (top or 0) + 1
+
+
+def freed_start_numbers(tournament: Tournament) -> list[int]:
+    """Start numbers of deleted entrants that nobody has taken since, lowest first."""
+    deleted = tournament.audit_log.filter(action="entrant.delete").values_list("before", flat=True)
+    numbers = {b["start_number"] for b in deleted if isinstance(b, dict) and "start_number" in b}
+    taken = set(
+        tournament.entrants.filter(start_number__in=numbers).values_list("start_number", flat=True)
+    )
+    return sorted(n for n in numbers - taken if isinstance(n, int))
 
 
 logger = logging.getLogger("binokel.registration")

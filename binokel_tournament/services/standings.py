@@ -23,7 +23,9 @@ from ..models import Competition, Entrant, PartyResult, SheetStatus, Table, Tour
 @dataclass
 class StandingRow:
     entrant: Entrant
-    round_points: list[int]
+    # None: the entrant has no counted game in that round (a late arrival's earlier rounds, a
+    # round whose sheet is not counted yet), shown as "–", never as 0
+    round_points: list[int | None]
     total: int
     games: int
     # per metric with an aggregate of its own: its sum over the counted rounds
@@ -89,7 +91,7 @@ class BestRound(Metric):
     order_label = _("bestem Durchgang")
 
     def value(self, row: StandingRow) -> int:
-        return max(row.round_points, default=0)
+        return max((p for p in row.round_points if p is not None), default=0)
 
 
 TOTAL = TotalPoints()
@@ -262,7 +264,7 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     rows = {
         e.pk: StandingRow(
             entrant=e,
-            round_points=[0] * len(rounds),
+            round_points=[None] * len(rounds),
             total=0,
             games=0,
             sums={m.key: 0 for m in metrics if m.aggregate is not None},
@@ -271,7 +273,8 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
     }
     for item in results:
         row = rows[item["entrant_id"]]
-        row.round_points[item["round_number"] - 1] += item["points"] or 0
+        index = item["round_number"] - 1
+        row.round_points[index] = (row.round_points[index] or 0) + (item["points"] or 0)
         row.total += item["points"] or 0
         row.games += item["games"]
         values = cast(Mapping[str, Any], item)  # the metrics' aggregates, by their names

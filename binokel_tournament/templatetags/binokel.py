@@ -54,8 +54,8 @@ def beamer_rows(rows: Iterable[StandingRow]) -> SafeString:
     variables took half of the page's time (``benchmarks/scale.py``)."""
     separator = get_format("THOUSAND_SEPARATOR")
 
-    def number(value: int) -> str:
-        return escape(grouped(value, separator))
+    def number(value: int | None) -> str:
+        return "–" if value is None else escape(grouped(value, separator))
 
     html = []
     for row in rows:

@@ -263,6 +263,9 @@ def entrant_rows(
 def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
     entrant = get_object_or_404(Entrant, pk=pk, tournament=t)
+    if request.method == "POST" and "delete" in request.POST and "confirmed" not in request.POST:
+        # nothing is deleted before the organiser has seen what it means
+        return render(request, "desk/entrant_delete.html", {"tournament": t, "entrant": entrant})
     if request.method == "POST" and "delete" in request.POST:
         try:
             registration.delete_entrant(entrant, request.user)

@@ -48,6 +48,11 @@ def _version(text: str) -> int | None:
     return int(text) if _SMALL_NUMBER.match(text) else None
 
 
+def _as_number(text: str) -> int | str:
+    """A typed figure as a number where it is one (so it is shown like computed points)."""
+    return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text
+
+
 def _wants_json(request: HttpRequest) -> bool:
     return request.headers.get("X-Sheet-Save") == "1"
 
@@ -113,6 +118,8 @@ def _context(
             "name": F.total_field(c.number),
             "total": evaluation.totals[c.number],
             "written": evaluation.entries.get(F.total_field(c.number), ""),
+            # the scorer's figure in the message written as the computed one is (1.380)
+            "written_shown": _as_number(evaluation.entries.get(F.total_field(c.number), "")),
             "mismatch": c.number in evaluation.total_mismatch,
         }
         for c in layout.columns

@@ -114,6 +114,23 @@
     last.dataset.auto = "1";
   }
 
+  function markFilled() {
+    // After a reload the page no longer knows which Stiche filled themselves in: where a game's
+    // Stiche add up to all the eyes, the last party's count as filled in, so that correcting an
+    // earlier one fills the last again.
+    form.querySelectorAll("tr.game").forEach(function (tr) {
+      var inputs = playingTricks(tr.dataset.game);
+      if (inputs.length < 2) return;
+      var sum = 0;
+      var all = inputs.every(function (i) {
+        var v = parseInt(i.value, 10);
+        sum += isNaN(v) ? 0 : v;
+        return !isNaN(v);
+      });
+      if (all && sum === TOTAL_EYES) inputs[inputs.length - 1].dataset.auto = "1";
+    });
+  }
+
   // --- Tab order: only the fields a game of this kind and dealer can hold ---------------------
   function applyRow(game) {
     var tr = row(game);
@@ -181,7 +198,11 @@
   }
   function toggle(box) {
     if (!box) return;
-    box.checked = !box.checked;
+    tick(box, !box.checked);
+  }
+  function tick(box, on) {  // "o" ticks "ohne Stich" however often it is pressed; Shift+O unticks
+    if (!box || box.checked === on) return;
+    box.checked = on;
     box.dispatchEvent(new Event("change", { bubbles: true }));
   }
   function firstOpen(game) {
@@ -219,7 +240,7 @@
     var col = el.dataset.col;
     var declarer = field(row(game), "declarer").value.trim();
     if (KINDS[key]) setKind(game, KINDS[key]);
-    else if (key === "o") toggle(field(extras(game), "notrick"));
+    else if (key === "o") tick(field(extras(game), "notrick"), event.key !== "O");
     else if (key === "v") toggle(field(extras(game), "revoked", col || declarer));
     else if (key === "b") { var d = field(extras(game), "dealer"); if (d) d.focus(); }
     else if (key === "l") { var w = field(extras(game), "written", col || declarer); if (w) w.focus(); }
@@ -333,6 +354,7 @@
   // --- on load (after htmx has set the form up: both scripts are deferred) ---------------------
   function start() {
     applyAll();
+    markFilled();
     if (restoreFromBrowser()) {
       dirty = true;
       applyAll();

@@ -146,8 +146,12 @@ def test_letters_are_the_extras_without_tabbing_through_them(page):
     kb.type("150")
     kb.press("o")
     assert page.locator(game(2, "notrick")).is_checked()
-    kb.press("o")
+    kb.press("o")  # pressed again by habit: still ticked
+    assert page.locator(game(2, "notrick")).is_checked()
+    kb.press("Shift+O")  # unticks
     assert not page.locator(game(2, "notrick")).is_checked()
+    kb.press("o")
+    assert page.locator(game(2, "notrick")).is_checked()
     page.locator(cell(2, 3, "meld")).focus()
     kb.press("v")
     assert page.locator(cell(2, 3, "revoked")).is_checked()
@@ -159,3 +163,63 @@ def test_letters_are_the_extras_without_tabbing_through_them(page):
     page.wait_for_function(SETTLED)
     assert "170" not in page.locator("#g1-msg").inner_text()
     assert page.locator("#g1-c1-out").inner_text().startswith("130")  # 90 + meld 40
+
+
+def test_registration_reaches_every_field_by_tab_categories_included(page):
+    orga = get_user_model().objects.create_user("orga", password="binokel")
+    t = create_tournament("Tabturnier", modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
+    login(page)
+    page.goto(f"/desk/{t.slug}/teilnehmer/singles/")
+    page.wait_for_selector("#quick-add")
+    page.locator("#id_name").focus()
+    reached = []
+    for _i in range(20):
+        reached.append(
+            page.evaluate(
+                "(() => { const e = document.activeElement;"
+                " return e.name ? e.name + (e.value && e.type === 'checkbox' ? ':' + e.value : '')"
+                " : e.tagName; })()"
+            )
+        )
+        if reached[-1] == "BUTTON":
+            break
+        page.keyboard.press("Tab")
+    boxes = [r for r in reached if r.startswith("categories:")]
+    assert reached[:3] == ["name", "club", "unranked:on"], reached
+    assert len(boxes) >= 3 and reached[-1] == "BUTTON", reached
+    # a category ticked by keyboard alone is registered with the entrant
+    page.locator("#id_name").focus()
+    page.keyboard.type("Erna Kästle")
+    page.locator(f'input[name="categories"][value="{boxes[0].split(":")[1]}"]').focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#entrants >> text=Erna Kästle")
+    entrant = t.entrants.get()
+    assert entrant.categories == [boxes[0].split(":")[1]]
+
+
+def test_after_a_reload_the_last_stiche_still_fill_themselves_in(page):
+    orga = get_user_model().objects.create_user("orga", password="binokel")
+    t = create_tournament("Reloadturnier", modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
+    from binokel_tournament.services.registration import register_entrant
+    from binokel_tournament.services.seating import generate_seating
+
+    competition = t.competitions.get()
+    for name in ("A", "B", "C"):
+        register_entrant(competition, name)
+    generate_seating(competition)
+    table = t.round_set.get().tables.get()
+    login(page)
+    page.goto(f"/desk/{t.slug}/zettel/{table.pk}/")
+    page.wait_for_selector("#sheet[data-ready='1']")
+    page.locator(cell(1, 1, "tricks")).fill("150")
+    page.locator(cell(1, 2, "tricks")).fill("60")
+    assert page.locator(cell(1, 3, "tricks")).input_value() == "40"
+    page.wait_for_function(SETTLED)
+    page.reload()
+    page.wait_for_selector("#sheet[data-ready='1']")
+    assert page.locator(cell(1, 3, "tricks")).input_value() == "40"
+    page.locator(cell(1, 2, "tricks")).fill("70")  # an earlier Stiche corrected
+    assert page.locator(cell(1, 3, "tricks")).input_value() == "30"

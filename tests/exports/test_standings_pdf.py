@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def expected_line(row) -> str:
     e = row.entrant
-    points = " ".join(number(p) for p in row.round_points)
+    points = " ".join("–" if p is None else number(p) for p in row.round_points)
     metrics = " ".join(number(v) for k, v in row.metrics.items() if k != "total")
     club = f" {e.club}" if e.club else ""
     return f"{row.place_label} {e.start_number} {e.display_name}{club} {points} " + (

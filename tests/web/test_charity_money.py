@@ -86,6 +86,24 @@ def test_the_total_read_from_plain_values_is_the_sum_of_the_statements(evening, 
         charity.update_charity_settings(evening, None, {"fee_per_player": False})
 
 
+def test_a_substitute_out_of_competition_pays_no_startgeld(evening, db):
+    """A pair filling a table "außer Konkurrenz" is no paying entrant; its lost games still
+    count as donations. The money page and the evening's total agree."""
+    pair = Entrant.objects.filter(tournament=evening, competition__mode=Mode.PAIRS).first()
+    before = charity.evening(evening)
+    Entrant.objects.filter(pk=pair.pk).update(unranked=True)
+    try:
+        items = charity.statements(evening)
+        mine = next(i.statement for i in items if i.entrant.pk == pair.pk)
+        assert mine.fee_cents == 0
+        after = charity.evening(evening)
+        assert after == charity.evening(evening, items)
+        assert before.fees_cents - after.fees_cents == 800
+        assert after.donations_cents == before.donations_cents
+    finally:
+        Entrant.objects.filter(pk=pair.pk).update(unranked=False)
+
+
 def test_pairs_pay_per_player_when_the_organiser_says_so(evening, db):
     changed = charity.update_charity_settings(evening, None, {"fee_per_player": True})
     pairs = [i for i in charity.statements(changed) if i.entrant.competition.mode == Mode.PAIRS]

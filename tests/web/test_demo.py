@@ -145,3 +145,11 @@ def test_verify_checks_every_tournament_when_none_is_named():
     assert set(report["sheets"]) == {str(pk) for pk in tables}
     one = json.loads(run("verify", "--tournament", "benefizbinokel-demo-7-0"))
     assert 0 < len(one["sheets"]) < len(report["sheets"])
+
+
+def test_simulate_says_when_the_double_check_leaves_sheets_to_confirm():
+    run("demo", "--singles", "12", "--pairs", "4")
+    Tournament.objects.update(double_check=True)
+    out = run("simulate", "--round", "3")
+    assert "6 Spielzettel" in out and "Vier-Augen-Prinzip: 6 Zettel warten" in out
+    assert not ScoreSheet.objects.filter(table__round__number=3, status=SheetStatus.CONFIRMED)

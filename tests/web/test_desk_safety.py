@@ -156,6 +156,24 @@ def test_a_mistaken_registration_can_be_deleted_until_it_is_seated(seated):
         delete_entrant(Entrant.objects.get(name="Spieler 1"))
 
 
+def test_deleting_asks_first_and_the_freed_number_goes_to_the_next_registration(
+    desk_client, tournament
+):
+    comp = tournament.competitions.get(mode=Mode.SINGLES)
+    mistake = register_entrant(comp, "Doppelt Angemeldet")
+    later = register_entrant(comp, "Danach Gekommen")
+    edit = reverse("desk:entrant_edit", args=[tournament.slug, mistake.pk])
+    asked = desk_client.post(edit, {"delete": "1"})
+    assert asked.status_code == 200 and 'id="confirm-delete"' in asked.content.decode()
+    assert f"Startnummer {mistake.start_number} wird frei" in asked.content.decode()
+    assert Entrant.objects.filter(pk=mistake.pk).exists()  # nothing deleted yet
+    done = desk_client.post(edit, {"delete": "1", "confirmed": "1"})
+    assert done.status_code == 302 and not Entrant.objects.filter(pk=mistake.pk).exists()
+    again = register_entrant(comp, "Nachzügler")
+    assert again.start_number == mistake.start_number  # no gap left
+    assert register_entrant(comp, "Noch Einer").start_number == later.start_number + 1
+
+
 def test_rules_cannot_change_once_sheets_exist(desk_client, seated, orga):
     from .support import form_defaults
 

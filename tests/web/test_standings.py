@@ -165,3 +165,37 @@ def test_best_round_breaks_a_tie_from_the_round_points():
     ranked = rank(rows, tie_break_metrics(["best_round"]))
     assert [r.entrant.start_number for r in ranked] == [2, 1]
     assert ranked[0].metrics == {"total": 900, "best_round": 700}
+
+
+def test_a_late_arrival_shows_a_dash_for_the_rounds_before_it_came(client):
+    """Not 0: nobody played there (issue 23). Desk, public page, beamer, the static site's
+    table and the standings PDF agree, and sorting by that round still works."""
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from binokel_tournament.exports.pdf.standings import StandingsExporter
+    from binokel_tournament.services.demo import create_demo
+    from tests.exports.reading import lines, pdf_pages
+
+    t, _created = create_demo(singles=6, pairs=0, scored_rounds=1)
+    t.public_pages = True
+    t.save()
+    late = register_entrant(t.competitions.get(), "Spät Kommer")
+    row = next(r for r in compute_standings(t.competitions.get()).rows if r.entrant == late)
+    assert row.round_points == [None] and row.total == 0
+    client.force_login(get_user_model().objects.get(username="orga"))
+    for url in (
+        reverse("desk:standings", args=[t.slug, "singles"]),
+        reverse("public:standings", args=[t.slug, "singles"]),
+        reverse("public:beamer", args=[t.slug, "singles"]),
+        reverse("desk:standings", args=[t.slug, "singles"]) + "?sort=round_1",
+        reverse("public:standings", args=[t.slug, "singles"]) + "?sort=-round_1",
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        line = html.split("Spät Kommer")[1].split("</tr>")[0]
+        assert ">–<" in line and 'round">0<' not in line, url
+    pdf = StandingsExporter(t).render()
+    text = [ln for page in pdf_pages(pdf) for ln in lines(page) if "Spät Kommer" in ln]
+    assert text and " – " in text[0] + " ", text

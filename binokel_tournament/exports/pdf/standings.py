@@ -44,7 +44,7 @@ TITLE = Style("bold", 24)
 SUBTITLE = Style("bold", 14, align="right")
 DETAILS = Style(size=11, color=GREY)
 NOTE = Style("bold", 11, color=GREY, align="right")
-NOT_PLAYED = "–"  # a round without any confirmed sheet yet
+NOT_PLAYED = "–"  # a round without a counted game (yet) for this entrant
 HEAD_HEIGHT = 26 * mm
 TABLE_HEAD = 10 * mm
 HEAD_SIZE = 10
@@ -145,7 +145,7 @@ class StandingsExporter(OfferedPerCompetition, PdfExporter):
         e = row.entrant
         cells = [row.place_label, str(e.start_number), e.display_name, e.club]
         cells += [
-            number(p) if n in played else NOT_PLAYED
+            number(p) if n in played and p is not None else NOT_PLAYED
             for n, p in zip(standings.rounds, row.round_points, strict=True)
         ]
         cells.append(number(row.total))

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ...models import Membership, Role, Round
+from ...models import Membership, Role, Round, ScoreSheet, SheetStatus
 from ...services.simulation import simulate_round
 from ..common import resolve_tournament
 
@@ -40,3 +40,17 @@ class Command(BaseCommand):
             _("Durchgang %(n)s: %(count)s Spielzettel ausgefüllt.")
             % {"n": round_obj.number, "count": n}
         )
+        waiting = (
+            ScoreSheet.objects.filter(table__round=round_obj)
+            .exclude(status=SheetStatus.CONFIRMED)
+            .count()
+        )
+        if n and waiting and not opts["draft"] and tournament.double_check:
+            # entered in the organiser's name: the Vier-Augen-Prinzip wants a second person
+            self.stdout.write(
+                _(
+                    "Vier-Augen-Prinzip: %(count)s Zettel warten auf die Bestätigung durch eine "
+                    "zweite Person (Ergebnisse, je Zettel „Bestätigen“)."
+                )
+                % {"count": waiting}
+            )
