@@ -1,7 +1,9 @@
 """The bridge between the ORM and the pairing engine: load, call, save (Tabbycat's DrawManager).
 
-Table numbers in the hall run over the whole round: the Einzel tables first, then the pair
-tables. A locked round (it has started) never changes."""
+Table numbers in the hall run over the whole round: the competition planned first takes the
+first numbers (the demo: Einzel, then pairs). Re-planning one competition never renumbers
+another's tables, and keeps its own tables' numbers where the same people sit there. A locked
+round (it has started) never changes."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -20,16 +22,12 @@ from django.utils.translation import gettext_lazy
 import pairing
 from scoring.tables import table_shape
 
-from ..models import Competition, Entrant, Mode, Round, ScoreSheet, Seat, Table, Tournament
+from ..models import Competition, Entrant, Round, ScoreSheet, Seat, Table, Tournament, display_name
 from .access import Action, Actor, require
 from .audit import log_action
 from .backup import schedule_backup
 from .errors import DeskError, engine_error_text
 from .names import NameQuery
-
-# a (re-)planned competition's new tables are first numbered after every table of the round
-# plus this gap, then the round is renumbered 1..n (see _renumber_round)
-NEW_TABLE_OFFSET = 1000
 
 
 def engine_entrants(entrants: Sequence[Entrant]) -> list[pairing.Entrant]:
@@ -74,6 +72,62 @@ def plan_snapshot(plan: pairing.Plan | None) -> dict[str, object] | None:
 class SeatingSummary:
     plan: pairing.Plan
     quality: pairing.Quality
+    # who sits elsewhere than before (a re-plan), for the page and the reprints
+    changes: tuple[SeatChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    round: int
+    start_number: int
+    name: str
+    before: tuple[int, int] | None  # (table, seat); None: did not play this round before
+    after: tuple[int, int] | None  # None: no longer plays it (withdrawn)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "round": self.round,
+            "start_number": self.start_number,
+            "name": self.name,
+            "before": list(self.before) if self.before else None,
+            "after": list(self.after) if self.after else None,
+        }
+
+
+def _places(competition: Competition, after_round: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """(round, start number) -> (table, seat) of the competition's rounds after ``after_round``."""
+    rows = Seat.objects.filter(
+        table__competition=competition, table__round__number__gt=after_round
+    ).values_list("table__round__number", "entrant__start_number", "table__number", "position")
+    return {(r, n): (table, seat) for r, n, table, seat in rows}
+
+
+def seat_changes(
+    competition: Competition,
+    before: dict[tuple[int, int], tuple[int, int]],
+    after: dict[tuple[int, int], tuple[int, int]],
+) -> tuple[SeatChange, ...]:
+    """Everyone whose table or seat differs between two snapshots (``_places``)."""
+    names = dict(
+        (n, display_name(name, partner))
+        for n, name, partner in competition.entrants.values_list("start_number", "name", "partner")
+    )
+    keys = sorted(set(before) | set(after))
+    return tuple(
+        SeatChange(r, n, names.get(n, str(n)), before.get((r, n)), after.get((r, n)))
+        for r, n in keys
+        if before.get((r, n)) != after.get((r, n))
+    )
+
+
+def tables_to_reprint(changes: Sequence[SeatChange]) -> dict[int, list[int]]:
+    """Round -> the tables whose printed plan, table card or score sheet a re-plan changed."""
+    out: dict[int, set[int]] = defaultdict(set)
+    for change in changes:
+        for place in (change.before, change.after):
+            if place is not None:
+                out[change.round].add(place[0])
+    return {r: sorted(tables) for r, tables in sorted(out.items())}
 
 
 def locked_rounds(tournament: Tournament) -> int:
@@ -99,8 +153,11 @@ def ensure_rounds(tournament: Tournament) -> list[Round]:
 
 
 def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int) -> None:
-    """Replace the competition's tables in rounds > from_round by the plan's, then renumber
-    every affected round's tables in hall order (Einzel first, then pairs)."""
+    """Replace the competition's tables in rounds > from_round by the plan's.
+
+    Another competition's tables keep their numbers (their plans and table cards may be
+    printed). The competition's own new tables take the numbers of its old tables where most
+    of the same people sit (``_table_numbers``), further tables the next free numbers."""
     tournament = competition.tournament
     rounds = {r.number: r for r in ensure_rounds(tournament)}
     entrants = dict(competition.entrants.values_list("start_number", "pk"))
@@ -110,46 +167,62 @@ def _write_rounds(competition: Competition, plan: pairing.Plan, from_round: int)
         round_obj = rounds[engine_round.number]
         if round_obj.locked:
             raise DeskError(_("Der %(n)s. Durchgang ist gesperrt.") % {"n": round_obj.number})
+        numbers = _table_numbers(round_obj, competition, engine_round)
         Table.objects.filter(round=round_obj, competition=competition).delete()
-        top = max(round_obj.tables.values_list("number", flat=True), default=0)
         tables = Table.objects.bulk_create(
-            Table(
-                round=round_obj,
-                competition=competition,
-                number=top + NEW_TABLE_OFFSET + table.number,
-                kind=str(table.kind),
-            )
-            for table in engine_round.tables
+            Table(round=round_obj, competition=competition, number=number, kind=str(table.kind))
+            for number, table in zip(numbers, engine_round.tables, strict=True)
         )
         Seat.objects.bulk_create(
             Seat(table=t, entrant_id=entrants[n], position=pos)
             for t, table in zip(tables, engine_round.tables, strict=True)
             for pos, n in enumerate(table.seats, start=1)
         )
-        _renumber_round(round_obj)
 
 
-RENUMBER_OFFSET = 1_000_000  # out of the way of the unique (round, number) while moving
-
-
-def _renumber_round(round_obj: Round) -> None:
-    """Number the round's tables 1..N in hall order (Einzel first, then pairs), keeping each
-    competition's order: tables that move are shifted as whole runs, a few UPDATEs whatever
-    the number of tables."""
-    tables = sorted(
-        round_obj.tables.values_list("pk", "number", "competition__mode"),
-        key=lambda t: (t[2] != Mode.SINGLES, t[1]),
+def _table_numbers(
+    round_obj: Round, competition: Competition, engine_round: pairing.Round
+) -> list[int]:
+    """Hall numbers for the engine's tables of one round: a table keeps the number of the old
+    table it shares the most people with (largest overlap first); the rest take the
+    competition's remaining old numbers, then the numbers after its own (or after every table
+    of the round), never one of another competition's tables."""
+    old: dict[int, set[int]] = defaultdict(set)  # number -> start numbers
+    for number, start in Seat.objects.filter(
+        table__round=round_obj, table__competition=competition
+    ).values_list("table__number", "entrant__start_number"):
+        old[number].add(start)
+    others = set(round_obj.tables.exclude(competition=competition).values_list("number", flat=True))
+    wanted = [set(t.seats) for t in engine_round.tables]
+    pairs = sorted(
+        (
+            (len(seats & old_seats), -number, i, number)
+            for i, seats in enumerate(wanted)
+            for number, old_seats in old.items()
+            if seats & old_seats
+        ),
+        reverse=True,
     )
-    moves: dict[int, list[int]] = defaultdict(list)  # shift -> tables
-    for new, (pk, number, _mode) in enumerate(tables, start=1):
-        if new != number:
-            moves[new - number].append(pk)
-    if not moves:
-        return
-    moved = [pk for pks in moves.values() for pk in pks]
-    Table.objects.filter(pk__in=moved).update(number=F("number") + RENUMBER_OFFSET)
-    for shift, pks in moves.items():
-        Table.objects.filter(pk__in=pks).update(number=F("number") - RENUMBER_OFFSET + shift)
+    numbers: list[int | None] = [None] * len(wanted)
+    taken: set[int] = set()
+    for _overlap, _order, i, number in pairs:
+        if numbers[i] is None and number not in taken:
+            numbers[i] = number
+            taken.add(number)
+    spare = sorted(set(old) - taken)
+    following = max(old, default=0) if old else max(others, default=0)
+    for i, given in enumerate(numbers):
+        if given is not None:
+            continue
+        if spare:
+            numbers[i] = spare.pop(0)
+            continue
+        following += 1
+        while following in others or following in taken:
+            following += 1
+        numbers[i] = following
+        taken.add(following)
+    return [n for n in numbers if n is not None]
 
 
 def generate_seating(competition: Competition, seed: int = 0, user: Actor = None) -> SeatingSummary:
@@ -200,13 +273,15 @@ def replan_seating(competition: Competition, seed: int = 0, user: Actor = None) 
         raise DeskError(engine_error_text(exc)) from exc
     quality = pairing.check_plan(plan, entrants, base=current, played=played)
     with transaction.atomic():
+        before = _places(competition, played)
         _write_rounds(competition, plan, from_round=played)
+        changes = seat_changes(competition, before, _places(competition, played))
         _store_figures(competition, plan_figures(plan, entrants, quality, played))
         log_action(
             tournament, user, "seating.replan", competition, current.to_dict(), plan.to_dict()
         )
         schedule_backup(tournament)
-    return SeatingSummary(plan, quality)
+    return SeatingSummary(plan, quality, changes)
 
 
 def plan_figures(

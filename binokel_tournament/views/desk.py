@@ -346,8 +346,13 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         seed = plain_int(request.POST.get("seed", "").strip()) or 0
         try:
             if request.POST.get("action") == "replan":
-                seating.replan_seating(competition, seed, request.user)
+                summary = seating.replan_seating(competition, seed, request.user)
                 messages.success(request, _("Die offenen Durchgänge wurden neu geplant."))
+                # shown once on the page: who sits elsewhere now, which tables to reprint
+                request.session["replan_changes"] = {
+                    "mode": str(competition.get_mode_display()),
+                    "changes": [c.as_dict() for c in summary.changes],
+                }
             else:
                 seating.generate_seating(competition, seed, request.user)
                 messages.success(request, _("Der Spielplan wurde erstellt."))
@@ -370,7 +375,28 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         }
         for c in t.competitions.all()
     ]
-    return render(request, "desk/seating.html", {"tournament": t, "blocks": blocks, "hall": hall})
+    replanned = request.session.pop("replan_changes", None)
+    changes = []
+    if isinstance(replanned, dict):
+        changes = [
+            seating.SeatChange(
+                c["round"],
+                c["start_number"],
+                c["name"],
+                tuple(c["before"]) if c["before"] else None,
+                tuple(c["after"]) if c["after"] else None,
+            )
+            for c in replanned.get("changes", [])
+        ]
+    context = {
+        "tournament": t,
+        "blocks": blocks,
+        "hall": hall,
+        "replanned": replanned,
+        "changes": changes,
+        "reprint": seating.tables_to_reprint(changes),
+    }
+    return render(request, "desk/seating.html", context)
 
 
 @login_required

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from binokel_tournament.models import AuditLog, Entrant, Mode, Seat, Table, TableKind
 from binokel_tournament.services.errors import DeskError
@@ -35,12 +37,22 @@ def test_every_entrant_sits_once_in_every_round(seated):
         assert len(counts) == seated.entrants.count()
 
 
-def test_tables_are_numbered_in_the_hall_einzel_first(seated):
-    for round_obj in seated.round_set.all():
+def test_tables_are_numbered_in_the_hall_in_the_order_planned(tournament):
+    """The competition planned first takes tables 1..k, the next one follows; planning one
+    never renumbers the other's tables (their plans may be printed already)."""
+    pairs = tournament.competitions.get(mode=Mode.PAIRS)
+    singles = tournament.competitions.get(mode=Mode.SINGLES)
+    generate_seating(pairs)
+    pair_numbers = sorted(Table.objects.filter(competition=pairs).values_list("round", "number"))
+    generate_seating(singles)
+    assert sorted(Table.objects.filter(competition=pairs).values_list("round", "number")) == (
+        pair_numbers
+    )
+    for round_obj in tournament.round_set.all():
         tables = list(round_obj.tables.order_by("number"))
         assert [t.number for t in tables] == list(range(1, len(tables) + 1))
         modes = [t.competition.mode for t in tables]
-        assert modes == sorted(modes, key=lambda m: m != Mode.SINGLES)
+        assert modes == sorted(modes, key=lambda m: m != Mode.PAIRS)  # planned first
         assert {t.kind for t in tables if t.competition.mode == Mode.PAIRS} == {TableKind.PAIRS}
 
 
@@ -98,3 +110,64 @@ def test_where_do_i_sit_by_name_and_number(seated):
         assert [e for e, _seats in found] == [entrant]
         assert [s.round_number for s in found[0][1]] == [1, 2, 3]
     assert where_do_i_sit(seated, "niemand") == []
+
+
+def all_places(tournament, competition):
+    """(round, start number) -> (table, seat), read straight from the seats."""
+    return {
+        (r, n): (table, seat)
+        for r, n, table, seat in Seat.objects.filter(
+            table__round__tournament=tournament, table__competition=competition
+        ).values_list("table__round__number", "entrant__start_number", "table__number", "position")
+    }
+
+
+def test_a_replan_of_the_singles_renumbers_no_pair_table_and_lists_who_moves(desk_client, db):
+    """Issue 23's evening in small: singles and pairs planned, round 1 started, one single
+    withdraws and three arrive; the singles are re-planned. Every pair keeps its table and
+    seat; the change list names exactly the singles whose table or seat changed; tables of
+    the singles keep their numbers where the same people sit there."""
+    from binokel_tournament.models import Membership, Role
+
+    from .support import make_tournament
+
+    t = make_tournament(singles=15, pairs=8, rounds=3)
+    Membership.objects.create(
+        tournament=t, user=get_user_model().objects.get(username="orga"), role=Role.ORGANISER
+    )
+    singles, pairs = t.competitions.get(mode=Mode.SINGLES), t.competitions.get(mode=Mode.PAIRS)
+    generate_seating(singles)
+    generate_seating(pairs)
+    set_round_locked(t.round_set.get(number=1), True)
+    pairs_before = all_places(t, pairs)
+    singles_before = all_places(t, singles)
+    pair_tables = sorted({table for (_r, _n), (table, _s) in pairs_before.items()})
+    Entrant.objects.filter(competition=singles, name="Spieler 4").update(withdrawn=True)
+    for name in ("Nachzügler A", "Nachzügler B", "Nachzügler C"):
+        register_entrant(singles, name, late=True)
+    response = desk_client.post(
+        reverse("desk:seating", args=[t.slug]),
+        {"competition": singles.pk, "action": "replan", "seed": "0"},
+    )
+    assert response.status_code == 302
+    assert all_places(t, pairs) == pairs_before  # not one pair table renumbered
+    singles_after = all_places(t, singles)
+    moved = {
+        key
+        for key in set(singles_before) | set(singles_after)
+        if key[0] > 1 and singles_before.get(key) != singles_after.get(key)
+    }
+    page = desk_client.get(reverse("desk:seating", args=[t.slug])).content.decode()
+    section = page.split('id="replan-changes"')[1].split("</section>")[0]
+    listed = {
+        (int(row.split('data-round="')[1].split('"')[0]), int(row.split('"')[0]))
+        for row in section.split('data-start="')[1:]
+    }
+    assert listed == moved and moved
+    for r in (2, 3):  # the singles never take a number of a pair table
+        numbers = {table for (rr, _n), (table, _s) in singles_after.items() if rr == r}
+        assert not numbers & set(pair_tables)
+    assert "neu drucken" in section
+    # shown once: the next look at the page no longer lists it
+    again = desk_client.get(reverse("desk:seating", args=[t.slug])).content.decode()
+    assert 'id="replan-changes"' not in again

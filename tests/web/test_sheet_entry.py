@@ -175,7 +175,7 @@ def test_the_scorers_differing_total_is_explained_on_the_page(desk_client, seate
     entries = {**full_three_table(), "written-total-c1": "2500"}
     save_sheet(table, entries, orga, expected_version=0)
     html = desk_client.get(page).content.decode()
-    assert "Listenführer 2500, berechnet 2.520" in html
+    assert "Listenführer 2.500, berechnet 2.520" in html  # one way of writing numbers
 
 
 # --- anything thrown at the sheet form ---------------------------------------------------------
