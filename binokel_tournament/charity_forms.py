@@ -166,6 +166,9 @@ class PrizeForm(forms.Form):
     description = forms.CharField(label=_("Preis"), max_length=200)
     value = EuroField(label=_("Wert (€)"), required=False)
     special = forms.ChoiceField(label=_("Art"), choices=Special.choices, required=False)
+    withdrawn_may_win = forms.BooleanField(
+        label=_("auch Abgemeldete können ihn gewinnen"), required=False
+    )
 
 
 class CategoriesField(forms.MultipleChoiceField):

@@ -250,6 +250,14 @@ class Entrant(models.Model):
     def display_name(self) -> str:
         return display_name(self.name, self.partner)
 
+    @property
+    def listed_name(self) -> str:
+        """The name wherever places are listed (standings, beamer, prizes, printouts): a
+        withdrawn entrant is marked, never passed off as a plain place."""
+        if self.withdrawn:
+            return gettext("%(name)s (abgemeldet)") % {"name": self.display_name}
+        return self.display_name
+
 
 class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
@@ -518,6 +526,8 @@ class Prize(models.Model):
     special = models.CharField(
         _("Art"), max_length=12, choices=Special.choices, default=Special.NONE, blank=True
     )
+    # a withdrawn entrant may win it (default: no; out of competition never)
+    withdrawn_may_win = models.BooleanField(_("auch Abgemeldete"), default=False)
     chosen_by = models.ForeignKey(
         Entrant,
         on_delete=models.SET_NULL,

@@ -91,11 +91,7 @@ def standings_table(standings: Standings, request: Any = None) -> StandingsTable
             "sort_index": index,
             "place": row.place_label,
             "start_number": row.entrant.start_number,
-            "name": (
-                f"{row.entrant.display_name} ({_('abgemeldet')})"
-                if row.entrant.withdrawn
-                else row.entrant.display_name
-            ),
+            "name": row.entrant.listed_name,
             "name_key": row.entrant.display_name.lower(),
             "club": row.entrant.club,
             "total": row.total,

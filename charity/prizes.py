@@ -1,15 +1,23 @@
 """The prize table: places get the prizes in rank order, or the winners choose in rank order
 (the desk records each choice; the next to choose is the best-placed winner who has not
 chosen yet). Special prizes are awarded on their own, beside the places (a winner of a place
-may also win one): the rote Laterne goes to the last place, the Tausender to the entrant
-with the highest single game of 1000 points or more, "beste Dame" to the best-placed entrant
-of the category Damen."""
+may also win one): the rote Laterne goes to the last place among those who played every
+round, the Tausender to the entrant with the highest single game of 1000 points or more (a
+tie: the earlier round, then the lower start number -- the Pressebericht's "highest game"
+uses the same rule, ``charity.statistics.game_key``), "beste Dame" to the best-placed entrant
+of the category Damen.
+
+Who may win (one definition for the table, the certificates, the beamer and the report): a
+ranked entrant who played; a withdrawn one only where the prize says so
+(``withdrawn_may_win``); an entrant out of competition never (it has no place)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+
+from .statistics import game_key
 
 
 class PrizeMode(StrEnum):
@@ -35,6 +43,7 @@ class Prize:
     description: str
     value_cents: int = 0
     special: Special = Special.NONE
+    withdrawn_may_win: bool = False
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,14 @@ class Contender:
     place: int
     best_game: int = 0  # the highest points in one game
     categories: frozenset[str] = frozenset()
+    start_number: int = 0
+    best_round: int = 0  # the earliest round of that best game
+    withdrawn: bool = False
+    every_round: bool = True  # played every round counted so far
+
+
+def may_win(prize: Prize, contender: Contender) -> bool:
+    return not contender.withdrawn or prize.withdrawn_may_win
 
 
 @dataclass(frozen=True)
@@ -59,8 +76,10 @@ def regular(prizes: Sequence[Prize]) -> list[Prize]:
 
 
 def choosers(prizes: Sequence[Prize], ranking: Sequence[Contender]) -> list[Contender]:
-    """Who chooses (or gets) a place prize: the first as many entrants as there are prizes."""
-    return list(ranking[: len(regular(prizes))])
+    """Who chooses (or gets) a place prize: the first as many entrants who may win one as
+    there are prizes (a withdrawn entrant only where a place prize allows it)."""
+    places = regular(prizes)
+    return [c for c in ranking if any(may_win(p, c) for p in places)][: len(places)]
 
 
 def next_to_choose(
@@ -96,16 +115,18 @@ def check_choice(
     return None
 
 
-def special_winner(special: Special, ranking: Sequence[Contender]) -> Contender | None:
-    if not ranking:
+def special_winner(prize: Prize, ranking: Sequence[Contender]) -> Contender | None:
+    field = [c for c in ranking if may_win(prize, c)]
+    if not field:
         return None
-    if special == Special.LATERNE:
-        return ranking[-1]
-    if special == Special.TAUSENDER:
-        best = max(ranking, key=lambda c: (c.best_game, -c.place))
+    if prize.special == Special.LATERNE:
+        complete = [c for c in field if c.every_round]
+        return complete[-1] if complete else None
+    if prize.special == Special.TAUSENDER:
+        best = max(field, key=lambda c: game_key(c.best_game, c.best_round, c.start_number))
         return best if best.best_game >= TAUSENDER_POINTS else None
-    if special == Special.BEST_WOMAN:
-        return next((c for c in ranking if WOMEN in c.categories), None)
+    if prize.special == Special.BEST_WOMAN:
+        return next((c for c in field if WOMEN in c.categories), None)
     return None
 
 
@@ -121,16 +142,23 @@ def awards(
     out: list[Award] = []
     places_prizes = regular(prizes)
     if mode == PrizeMode.RANK:
-        for prize, contender in zip(places_prizes, ranking, strict=False):
+        given: set[int] = set()
+        for prize in places_prizes:
+            contender = next(
+                (c for c in ranking if c.entrant_id not in given and may_win(prize, c)), None
+            )
+            if contender is None:
+                out.append(Award(prize, None))
+                continue
+            given.add(contender.entrant_id)
             out.append(Award(prize, contender.entrant_id, contender.place))
-        out += [Award(p, None) for p in places_prizes[len(ranking) :]]
     else:
         for prize in places_prizes:
             who = choices.get(prize.id)
             out.append(Award(prize, who, places.get(who) if who is not None else None))
     for prize in sorted(prizes, key=lambda p: p.position):
         if prize.special != Special.NONE:
-            winner = special_winner(prize.special, ranking)
+            winner = special_winner(prize, ranking)
             out.append(
                 Award(
                     prize, winner.entrant_id if winner else None, winner.place if winner else None

@@ -37,6 +37,13 @@ class PartyRecord:
     sits_out: bool
     points: int
     meld: int | None
+    start_number: int = 0  # the highest game's tie rule (``higher_game``)
+
+
+def game_key(points: int, round_number: int, start_number: int) -> tuple[int, int, int]:
+    """The one rule for "the highest game" (Pressebericht and Tausender prize alike): more
+    points; on a tie the earlier round, then the lower start number. Larger key = higher."""
+    return (points, -round_number, -start_number)
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,7 @@ def compute(records: Iterable[PartyRecord]) -> Statistics:
     games: dict[int, list[PartyRecord]] = defaultdict(list)
     rounds: dict[tuple[int, int], int] = defaultdict(int)
     melds: Counter[str] = Counter()
+    highest_key = (0, 0, 0)
     for r in records:
         games[r.game_id].append(r)
         stats.points += r.points
@@ -93,8 +101,10 @@ def compute(records: Iterable[PartyRecord]) -> Statistics:
             continue
         if r.meld is not None and r.kind not in DURCH_KINDS and r.kind != CONCEDED:
             melds[meld_class(r.meld)] += 1
-        if stats.highest_game is None or r.points > stats.highest_game.points:
+        key = game_key(r.points, r.round_number, r.start_number)
+        if stats.highest_game is None or key > highest_key:
             stats.highest_game = Top(r.entrant_id, r.round_number, r.points)
+            highest_key = key
     for parties in games.values():
         first = parties[0]
         stats.games += 1

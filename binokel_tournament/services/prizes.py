@@ -30,30 +30,65 @@ CHOICE_ERRORS = {
 
 def prize_rule(prize: Prize) -> rules.Prize:
     return rules.Prize(
-        prize.pk, prize.position, prize.description, prize.value_cents, rules.Special(prize.special)
+        prize.pk,
+        prize.position,
+        prize.description,
+        prize.value_cents,
+        rules.Special(prize.special),
+        prize.withdrawn_may_win,
     )
 
 
+# Who wins a special prize, in words: printed beside the prize (desk, beamer, certificates).
+SPECIAL_RULES = {
+    Special.LATERNE: lambda: _("der letzte Platz unter denen, die jeden Durchgang gespielt haben"),
+    Special.TAUSENDER: lambda: _(
+        "das höchste Spiel ab 1000 Punkten; bei Gleichstand der frühere Durchgang, dann die "
+        "kleinere Startnummer"
+    ),
+    Special.BEST_WOMAN: lambda: _("die bestplatzierte Teilnehmerin der Kategorie Damen"),
+}
+
+
+def special_rule(prize: Prize) -> str:
+    """How the prize's winner is found, with who may win it."""
+    text = SPECIAL_RULES[Special(prize.special)]() if prize.special else ""
+    if prize.withdrawn_may_win:
+        extra = _("auch Abgemeldete")
+    else:
+        extra = _("ohne Abgemeldete und Teilnehmer außer Konkurrenz")
+    return f"{text} ({extra})" if text else extra
+
+
 def contenders(competition: Competition) -> tuple[list[rules.Contender], dict[int, Entrant]]:
-    """The competition's ranked entrants who played, best first, with their best game and
-    categories; and the entrants by id."""
+    """The competition's ranked entrants who played, best first, with their best game (its
+    points and earliest round), categories, whether they withdrew and played every round;
+    and the entrants by id."""
     standings = compute_standings(competition)
-    best = dict(
+    best: dict[int, tuple[int, int]] = {}  # entrant -> (points, round) of the best game
+    for entrant_id, round_number, points in (
         PartyResult.objects.filter(
             entrant__competition=competition,
             game__sheet__status__in=counted_statuses(competition.tournament),
         )
-        .values("entrant_id")
+        .values("entrant_id", "round_number")
         .annotate(best=Max("points"))
-        .values_list("entrant_id", "best")
-        .order_by()
-    )
+        .values_list("entrant_id", "round_number", "best")
+        .order_by("round_number")
+    ):
+        known = best.get(entrant_id)
+        if known is None or points > known[0]:
+            best[entrant_id] = (points, round_number)
     ranking = [
         rules.Contender(
             row.entrant.pk,
             row.place,
-            int(best.get(row.entrant.pk) or 0),
+            best.get(row.entrant.pk, (0, 0))[0],
             frozenset(row.entrant.categories or []),
+            start_number=row.entrant.start_number,
+            best_round=best.get(row.entrant.pk, (0, 0))[1],
+            withdrawn=row.entrant.withdrawn,
+            every_round=all(p is not None for p in row.round_points),
         )
         for row in standings.rows
         if row.place is not None and row.games > 0
@@ -66,6 +101,11 @@ class AwardRow:
     prize: Prize
     entrant: Entrant | None
     place: int | None
+
+    @property
+    def rule(self) -> str:
+        """Who may win it and, for a special prize, how the winner is found."""
+        return special_rule(self.prize)
 
 
 @dataclass
@@ -115,6 +155,8 @@ def add_prize(
     description: str,
     value_cents: int = 0,
     special: str = Special.NONE,
+    *,
+    withdrawn_may_win: bool = False,
 ) -> Prize:
     tournament = competition.tournament
     require(user, tournament, Action.MANAGE_CHARITY)
@@ -134,13 +176,19 @@ def add_prize(
             description=description,
             value_cents=value_cents,
             special=special,
+            withdrawn_may_win=withdrawn_may_win,
         )
         log_action(
             tournament,
             user,
             "prize.add",
             prize,
-            after={"description": description, "value_cents": value_cents, "special": special},
+            after={
+                "description": description,
+                "value_cents": value_cents,
+                "special": special,
+                "withdrawn_may_win": withdrawn_may_win,
+            },
         )
     return prize
 

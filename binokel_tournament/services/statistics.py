@@ -35,6 +35,7 @@ def records(
             "sits_out",
             "points",
             "meld",
+            "entrant__start_number",
         ).iterator(chunk_size=4000)
     ]
 

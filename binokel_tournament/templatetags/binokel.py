@@ -63,7 +63,7 @@ def beamer_rows(rows: Iterable[StandingRow]) -> SafeString:
         rounds = "".join(f'<td class="num">{number(p)}</td>' for p in row.round_points)
         html.append(
             f'<tr data-start="{start}"><td>{escape(row.place_label)}</td>'
-            f'<td class="num">{start}</td><td class="name">{escape(row.entrant.display_name)}</td>'
+            f'<td class="num">{start}</td><td class="name">{escape(row.entrant.listed_name)}</td>'
             f'{rounds}<td class="num"><strong>{number(row.total)}</strong></td></tr>'
         )
     return mark_safe("".join(html))  # every text above is escaped

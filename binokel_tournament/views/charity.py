@@ -130,6 +130,7 @@ def prizes_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
                     form.cleaned_data["description"],
                     form.cleaned_data["value"],
                     form.cleaned_data.get("special") or "",
+                    withdrawn_may_win=form.cleaned_data.get("withdrawn_may_win", False),
                 )
                 messages.success(request, _("Preis eingetragen."))
                 return redirect("desk:prizes", slug=slug, mode=mode)

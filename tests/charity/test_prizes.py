@@ -9,6 +9,7 @@ from charity.prizes import (
     Special,
     awards,
     check_choice,
+    choosers,
     next_to_choose,
     special_winner,
 )
@@ -60,14 +61,58 @@ def test_winners_choose_in_rank_order_whatever_they_take():
     }
 
 
+LATERNE, TAUSENDER, BEST_WOMAN = PRIZES[3], PRIZES[4], PRIZES[5]
+
+
 def test_special_prizes_go_to_the_last_the_highest_game_and_the_best_woman():
-    assert special_winner(Special.LATERNE, RANKING).entrant_id == 15
-    assert special_winner(Special.TAUSENDER, RANKING).entrant_id == 14  # 1020 beats 1000
-    assert special_winner(Special.BEST_WOMAN, RANKING).entrant_id == 12
+    assert special_winner(LATERNE, RANKING).entrant_id == 15
+    assert special_winner(TAUSENDER, RANKING).entrant_id == 14  # 1020 beats 1000
+    assert special_winner(BEST_WOMAN, RANKING).entrant_id == 12
     no_thousand = [Contender(1, 1, 999), Contender(2, 2, 500)]
-    assert special_winner(Special.TAUSENDER, no_thousand) is None
-    assert special_winner(Special.BEST_WOMAN, no_thousand) is None
-    assert special_winner(Special.LATERNE, []) is None
+    assert special_winner(TAUSENDER, no_thousand) is None
+    assert special_winner(BEST_WOMAN, no_thousand) is None
+    assert special_winner(LATERNE, []) is None
+
+
+def test_a_withdrawn_entrant_wins_nothing_unless_the_prize_allows_it():
+    """Issue 23: the rote Laterne went to a player out after round 1."""
+    ranking = [
+        Contender(1, 1, 420, start_number=1),
+        Contender(2, 2, 1000, frozenset({"damen"}), start_number=2, withdrawn=True),
+        Contender(3, 3, 300, start_number=3),
+        Contender(4, 4, 250, start_number=4, withdrawn=True, every_round=False),
+    ]
+    result = awards(PRIZES, ranking, PrizeMode.RANK, {})
+    by_prize = {a.prize.description: a.entrant_id for a in result}
+    assert by_prize == {
+        "Präsentkorb": 1,
+        "Gutschein": 3,  # the withdrawn second is passed over
+        "Apfelsaft": None,
+        "Laterne": 3,  # the last of those who played every round
+        "Sekt": None,  # the only 1000 is withdrawn
+        "Blumen": None,
+    }
+    allowed = Prize(5, 5, "Sekt", 900, Special.TAUSENDER, withdrawn_may_win=True)
+    assert special_winner(allowed, ranking).entrant_id == 2
+    assert [c.entrant_id for c in choosers(PRIZES, ranking)] == [1, 3]
+
+
+def test_the_laterne_goes_to_the_last_who_played_every_round():
+    ranking = [
+        Contender(1, 1, 400),
+        Contender(2, 2, 300),
+        Contender(3, 3, 100, every_round=False),  # a late arrival, last with two rounds
+    ]
+    assert special_winner(LATERNE, ranking).entrant_id == 2
+
+
+def test_the_tausender_between_equal_games_goes_to_the_earlier_round_then_the_lower_number():
+    ranking = [
+        Contender(7, 1, 1000, start_number=7, best_round=2),
+        Contender(5, 2, 1000, start_number=5, best_round=3),
+        Contender(9, 3, 1000, start_number=9, best_round=2),
+    ]
+    assert special_winner(TAUSENDER, ranking).entrant_id == 7
 
 
 def test_more_prizes_than_entrants_leave_the_rest_without_a_winner():

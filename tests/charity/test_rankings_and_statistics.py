@@ -77,3 +77,15 @@ def test_model_choices_mirror_the_charity_rules():
     assert set(Special.values) == {s.value for s in prizes.Special}
     assert tuple(Category.values) == rankings.CATEGORIES
     assert prizes.WOMEN in Category.values
+
+
+def test_the_highest_game_between_equal_games_follows_the_prizes_rule():
+    """One rule for the Pressebericht's highest game and the Tausender prize: more points,
+    then the earlier round, then the lower start number (charity.statistics.game_key)."""
+    from charity.statistics import PartyRecord, compute
+
+    def party(game, rnd, entrant, number, points):
+        return PartyRecord(game, rnd, entrant, "played", False, False, False, points, 0, number)
+
+    stats = compute([party(1, 3, 50, 5, 1000), party(2, 2, 90, 9, 1000), party(3, 2, 70, 7, 1000)])
+    assert stats.highest_game.entrant_id == 70  # round 2 before round 3; 7 before 9

@@ -91,3 +91,57 @@ def test_the_organiser_adds_and_removes_prizes(client, evening, db):
     assert "gibt es in der Wertung schon" in response.content.decode()
     client.post(url, {"action": "remove", "prize": prize.pk})
     assert not Prize.objects.filter(pk=prize.pk).exists()
+
+
+def test_withdrawn_entrants_win_nothing_and_are_marked_wherever_places_are_listed(
+    client, evening, db
+):
+    """Issue 23: the rote Laterne went to a player out after round 1, shown as a plain
+    place. One definition of who may win, the rule printed beside each prize, and the mark
+    "(abgemeldet)" on the desk, the beamer and the prize table."""
+    from binokel_tournament.models import Entrant, PartyResult
+
+    changed = update_charity_settings(evening, None, {"prize_mode": PrizeMode.RANK})
+    competition = singles(changed)
+    ranked = [r for r in compute_standings(competition).rows if r.place is not None]
+    first, last = ranked[0].entrant, ranked[-1].entrant
+    Entrant.objects.filter(pk__in=[first.pk, last.pk]).update(withdrawn=True)
+    # two games of 1000 in the competition: the Tausender and the report's highest game
+    # follow the same rule (the earlier round, then the lower start number)
+    results = PartyResult.objects.filter(entrant__competition=competition).order_by("id")
+    a, b = (
+        results.exclude(entrant__in=[first, last])[:1].get(),
+        results.filter(entrant__start_number__gt=1)
+        .exclude(entrant__in=[first, last])
+        .order_by("-entrant__start_number")[:1]
+        .get(),
+    )
+    kept = {a.pk: a.points, b.pk: b.points}
+    PartyResult.objects.filter(pk__in=[a.pk, b.pk]).update(points=1000)
+    try:
+        table = prizes.prize_table(competition)
+        winners = {r.entrant.pk for r in table.rows if r.entrant is not None}
+        assert first.pk not in winners and last.pk not in winners
+        specials = {r.prize.special: r for r in table.rows if r.prize.special}
+        laterne = specials[Special.LATERNE].entrant
+        complete = [r for r in ranked if r.entrant.pk not in (first.pk, last.pk)]
+        assert laterne.pk == complete[-1].entrant.pk
+        from binokel_tournament.services.statistics import evening_statistics
+
+        highest = evening_statistics(changed, Mode.SINGLES).stats.highest_game
+        assert specials[Special.TAUSENDER].entrant.pk == highest.entrant_id
+        client.force_login(get_user_model().objects.get(username="orga"))
+        page = client.get(reverse("desk:prizes", args=[changed.slug, "singles"])).content.decode()
+        assert "bei Gleichstand der frühere Durchgang" in page
+        assert "ohne Abgemeldete" in page
+        for url in (
+            reverse("desk:standings", args=[changed.slug, "singles"]),
+            reverse("public:beamer", args=[changed.slug, "singles"]),
+        ):
+            html = client.get(url).content.decode()
+            assert f"{first.display_name} (abgemeldet)" in html, url
+    finally:
+        Entrant.objects.filter(pk__in=[first.pk, last.pk]).update(withdrawn=False)
+        for pk, points in kept.items():
+            PartyResult.objects.filter(pk=pk).update(points=points)
+        update_charity_settings(evening, None, {"prize_mode": evening.prize_mode})

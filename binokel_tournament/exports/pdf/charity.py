@@ -244,9 +244,9 @@ class PrizesExporter(OfferedPerCompetition, PdfExporter):
                 _draw_text(c, MARGIN + inner * 0.66, y, value, PRIZE_RIGHT)
                 if row.entrant is not None:
                     who = (
-                        f"{row.place}. {row.entrant.display_name}"
+                        f"{row.place}. {row.entrant.listed_name}"
                         if row.place
-                        else (row.entrant.display_name)
+                        else (row.entrant.listed_name)
                     )
                     _draw_text(c, MARGIN + inner * 0.69, y, who, PRIZE_TEXT, inner * 0.31)
                 else:
@@ -346,7 +346,7 @@ class SubRankingsExporter(OfferedWhole, PdfExporter):
                         r.place_label,
                         f"{r.place.overall}.",
                         str(r.row.entrant.start_number),
-                        r.row.entrant.display_name,
+                        r.row.entrant.listed_name,
                         r.row.entrant.club,
                         number(r.row.total),
                     ]

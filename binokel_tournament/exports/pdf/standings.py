@@ -143,7 +143,7 @@ class StandingsExporter(OfferedPerCompetition, PdfExporter):
     @staticmethod
     def _cells(standings: Standings, row: StandingRow, played: frozenset[int]) -> list[str]:
         e = row.entrant
-        cells = [row.place_label, str(e.start_number), e.display_name, e.club]
+        cells = [row.place_label, str(e.start_number), e.listed_name, e.club]
         cells += [
             number(p) if n in played and p is not None else NOT_PLAYED
             for n, p in zip(standings.rounds, row.round_points, strict=True)
