@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
@@ -28,6 +29,7 @@ from ..models import (
 from .access import Action, Actor, account_id, require, require_create_tournament
 from .audit import audit_entry, log_action
 from .errors import DeskError
+from .names import fold, folded_name
 
 
 def create_tournament(
@@ -411,12 +413,36 @@ class ImportRow:
     partner: str = ""
     club: str = ""
     start_number: int | None = None
+    categories: tuple[str, ...] = ()
+    fee_paid: bool = False
+
+    def key(self) -> tuple[str, str]:
+        return (folded_name(self.name), folded_name(self.partner))
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A row that may be someone registered already (or another row of the file): stored only
+    after the desk decided -- skip it, take it as a new entrant, or merge it into the match."""
+
+    row: ImportRow
+    match: str  # the entrant or row it matches, in words
+    entrant_id: int | None  # the matching entrant (None: another row of the file)
 
 
 @dataclass
 class ImportReport:
     created: list[Entrant]
     rejected: list[tuple[int, str]]  # (line, reason)
+    # columns read (their header as in the file) and columns not used, with why
+    recognised: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    # rows waiting for the desk's decision: while any wait, nothing was stored
+    pending: list[Duplicate] = field(default_factory=list)
+    merged: list[Entrant] = field(default_factory=list)
+
+
+DECISIONS = ("skip", "new", "merge")
 
 
 ENTRANT_SHEETS = {"teilnehmer", "entrants", "anmeldungen"}
@@ -431,7 +457,20 @@ HEADER_ALIASES = {
     "last_name": {"nachname", "familienname", "last name", "surname", "nachname 1"},
     "partner_first_name": {"vorname 2", "partner vorname", "vorname partner/in"},
     "partner_last_name": {"nachname 2", "partner nachname", "nachname partner/in"},
+    "categories": {"kategorie", "kategorien", "category", "categories", "gruppe/kategorie"},
+    "fee_paid": {"bezahlt", "startgeld bezahlt", "startgeld", "paid", "fee paid", "entry fee"},
+    "email": {"e-mail", "email", "mail", "e-mail-adresse", "email address"},
 }
+# recognised, but not kept by this version: named as ignored, with the reason
+NOT_KEPT = {"email"}
+CATEGORY_WORDS = {
+    "damen": {"damen", "dame", "frau", "frauen", "women", "woman", "ladies", "lady"},
+    "jugend": {"jugend", "jugendliche", "youth", "junior", "junioren"},
+    "senioren": {"senioren", "senior", "seniorin", "seniors"},
+    "gaeste": {"gaste", "gast", "gaeste", "guest", "guests"},
+}
+YES = {"ja", "j", "yes", "y", "x", "1", "true", "wahr", "bezahlt", "paid", "✓", "✔"}
+NO = {"", "nein", "n", "no", "0", "false", "falsch", "offen", "open", "-", "–"}
 
 
 def map_columns(header: Sequence[object]) -> dict[str, int]:
@@ -442,6 +481,7 @@ def map_columns(header: Sequence[object]) -> dict[str, int]:
         for field_name, aliases in HEADER_ALIASES.items():
             if label in aliases and field_name not in mapping:
                 mapping[field_name] = index
+                break
     if "name" not in mapping and "last_name" not in mapping:
         raise DeskError(
             _(
@@ -452,6 +492,35 @@ def map_columns(header: Sequence[object]) -> dict[str, int]:
             "file",
         )
     return mapping
+
+
+def ignored_columns(header: Sequence[object], mapping: Mapping[str, int]) -> list[str]:
+    """The header's columns the import does not use, each with why."""
+    used = {index for name, index in mapping.items() if name not in NOT_KEPT}
+    out = []
+    for index, cell in enumerate(header):
+        label = str(cell or "").strip()
+        if index in used or not label:
+            continue
+        if mapping.get("email") == index:
+            out.append(_("%(column)s (erkannt, wird aber nicht gespeichert)") % {"column": label})
+        else:
+            out.append(_("%(column)s (unbekannte Spalte)") % {"column": label})
+    return out
+
+
+def _categories(text: str) -> tuple[str, ...] | str:
+    """The categories named in a cell ("Damen, Senioren"), or the word not understood."""
+    found = []
+    for word in re.split(r"[,;/+]| und | and ", text):
+        folded = fold(word)
+        if not folded:
+            continue
+        match = next((c for c, words in CATEGORY_WORDS.items() if folded in words), None)
+        if match is None:
+            return word.strip()
+        found.append(match)
+    return tuple(checked_categories(found))
 
 
 def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[int, str]]:
@@ -492,47 +561,132 @@ def rows_to_import(rows: Sequence[Sequence[object]]) -> list[ImportRow | tuple[i
                     )
                 )
                 continue
+        categories = _categories(cell("categories"))
+        if isinstance(categories, str):
+            out.append(
+                (line, _("Kategorie „%(value)s“ gibt es nicht.") % {"value": categories[:40]})
+            )
+            continue
+        paid_text = fold(cell("fee_paid"))
+        if paid_text not in YES and paid_text not in NO:
+            out.append(
+                (
+                    line,
+                    _("„%(value)s“ in „bezahlt“: bitte ja oder nein.")
+                    % {"value": cell("fee_paid")[:20]},
+                )
+            )
+            continue
         name = cell("name") or " ".join(filter(None, (cell("first_name"), cell("last_name"))))
         partner = cell("partner") or " ".join(
             filter(None, (cell("partner_first_name"), cell("partner_last_name")))
         )
-        out.append(ImportRow(line, name, partner, cell("club"), number))
+        out.append(
+            ImportRow(line, name, partner, cell("club"), number, categories, paid_text in YES)
+        )
+    return out
+
+
+def _same_club(a: str, b: str) -> bool:
+    return not a.strip() or not b.strip() or fold(a) == fold(b)
+
+
+def find_duplicates(competition: Competition, items: Sequence[ImportRow]) -> list[Duplicate]:
+    """Rows whose folded name (and partner) match an entrant of the tournament or an earlier
+    row, where the clubs do not tell them apart."""
+    known: dict[tuple[str, str], list[Entrant]] = defaultdict(list)
+    for e in competition.tournament.entrants.filter(competition=competition):
+        known[(folded_name(e.name), folded_name(e.partner))].append(e)
+    seen: dict[tuple[str, str], list[ImportRow]] = defaultdict(list)
+    out = []
+    for item in items:
+        entrant = next((e for e in known[item.key()] if _same_club(e.club, item.club)), None)
+        earlier = next((r for r in seen[item.key()] if _same_club(r.club, item.club)), None)
+        if entrant is not None:
+            text = _("schon angemeldet: Nr. %(number)s %(name)s%(club)s") % {
+                "number": entrant.start_number,
+                "name": entrant.display_name,
+                "club": f", {entrant.club}" if entrant.club else "",
+            }
+            out.append(Duplicate(item, text, entrant.pk))
+        elif earlier is not None:
+            text = _("wie Zeile %(line)s dieser Datei") % {"line": earlier.line}
+            out.append(Duplicate(item, text, None))
+        seen[item.key()].append(item)
     return out
 
 
 def import_entrants(
-    competition: Competition, rows: Sequence[Sequence[object]], user: Actor = None
+    competition: Competition,
+    rows: Sequence[Sequence[object]],
+    user: Actor = None,
+    decisions: Mapping[int, str] | None = None,
 ) -> ImportReport:
     """Import rows, all or report: every row is checked, rows that break a registration rule
     are listed with the reason and the others registered — in one transaction, so an import
     that fails on the way (the database refuses a value) leaves nothing half-imported and says
     so. Rows that ask for a start number are registered first, so an automatic number never
-    takes one of theirs."""
+    takes one of theirs.
+
+    A row that may be someone already registered (or another row) waits for ``decisions``
+    (line -> skip, new or merge): while one has none, nothing at all is stored and the
+    report lists them (``pending``). Every column is used or named as ignored."""
     require(user, competition.tournament, Action.EDIT_ENTRANTS)
     late = competition.tournament.round_set.filter(locked=True).exists()
     items = rows_to_import(rows)
+    mapping = map_columns(rows[0])
     report = ImportReport(created=[], rejected=[])
-    wanted = [i for i in items if isinstance(i, ImportRow) and i.start_number is not None]
-    automatic = [i for i in items if isinstance(i, ImportRow) and i.start_number is None]
+    report.recognised = [
+        str(rows[0][i]).strip()
+        for name, i in sorted(mapping.items(), key=lambda m: m[1])
+        if name not in NOT_KEPT
+    ]
+    report.ignored = ignored_columns(rows[0], mapping)
     report.rejected.extend(i for i in items if isinstance(i, tuple))
+    good = [i for i in items if isinstance(i, ImportRow)]
+    decisions = decisions or {}
+    duplicates = {d.row.line: d for d in find_duplicates(competition, good)}
+    report.pending = [d for line, d in duplicates.items() if decisions.get(line) not in DECISIONS]
+    if report.pending:
+        report.rejected.sort()
+        return report  # nothing stored before the desk decided
+    chosen: list[tuple[ImportRow, int | None]] = []
+    for item in good:
+        decision = decisions.get(item.line) if item.line in duplicates else "new"
+        if decision == "skip":
+            report.rejected.append((item.line, _("übersprungen (doppelt)")))
+        elif decision == "merge" and duplicates[item.line].entrant_id is None:
+            report.rejected.append((item.line, _("mit der gleichen Zeile zusammengeführt")))
+        elif decision == "merge":
+            chosen.append((item, duplicates[item.line].entrant_id))
+        else:
+            chosen.append((item, None))
+    wanted = [c for c in chosen if c[1] is None and c[0].start_number is not None]
+    automatic = [c for c in chosen if c[1] is None and c[0].start_number is None]
+    merges = [(item, pk) for item, pk in chosen if pk is not None]
     try:
         with transaction.atomic():
-            for item in wanted + automatic:
+            for item, _none in wanted + automatic:
                 try:
-                    report.created.append(
-                        _register(
-                            competition,
-                            item.name,
-                            item.partner,
-                            item.club,
-                            start_number=item.start_number,
-                            unranked=False,
-                            late=late,
-                            user=user,
-                        )
+                    entrant = _register(
+                        competition,
+                        item.name,
+                        item.partner,
+                        item.club,
+                        start_number=item.start_number,
+                        unranked=False,
+                        late=late,
+                        categories=item.categories,
+                        user=user,
                     )
+                    if item.fee_paid:
+                        Entrant.objects.filter(pk=entrant.pk).update(fee_paid=True)
+                        entrant.fee_paid = True
+                    report.created.append(entrant)
                 except DeskError as exc:
                     report.rejected.append((item.line, exc.message))
+            for item, entrant_id in merges:
+                report.merged.append(_merge(Entrant.objects.get(pk=entrant_id), item, user))
     except DatabaseError as exc:
         logger.exception("import into %s stopped", competition)
         raise DeskError(
@@ -542,6 +696,20 @@ def import_entrants(
         ) from exc
     report.rejected.sort()
     return report
+
+
+def _merge(entrant: Entrant, item: ImportRow, user: Actor) -> Entrant:
+    """What the row adds to an entrant already registered: a club it lacked, its categories,
+    a Startgeld paid. Nothing the desk typed is overwritten."""
+    changes: dict[str, object] = {}
+    if item.club and not entrant.club:
+        changes["club"] = item.club
+    categories = checked_categories([*(entrant.categories or []), *item.categories])
+    if categories != list(entrant.categories or []):
+        changes["categories"] = categories
+    if item.fee_paid and not entrant.fee_paid:
+        changes["fee_paid"] = True
+    return update_entrant(entrant, user, **changes) if changes else entrant
 
 
 def read_table_file(filename: str, data: bytes) -> list[list[object]]:

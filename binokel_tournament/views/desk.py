@@ -299,13 +299,29 @@ def entrants_import(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     competition = get_competition(t, mode)
     form = ImportForm(request.POST, request.FILES)
     report = None
-    if form.is_valid():
-        upload = form.cleaned_data["file"]
-        try:
-            rows = registration.read_table_file(upload.name, upload.read())
+    # the file's rows wait in the session while the desk decides about possible duplicates
+    kept_key = f"import:{competition.pk}"
+    try:
+        if request.POST.get("decide") == "1" and isinstance(request.session.get(kept_key), list):
+            rows = request.session[kept_key]
+            decisions = {
+                int(name[2:]): request.POST.get(name, "")
+                for name in request.POST
+                if name.startswith("d-") and name[2:].isdigit() and len(name) < 12
+            }
+            report = registration.import_entrants(competition, rows, request.user, decisions)
+        elif form.is_valid():
+            upload = form.cleaned_data["file"]
+            rows = [
+                [c if c is None or isinstance(c, (int, float, str)) else str(c) for c in row]
+                for row in registration.read_table_file(upload.name, upload.read())
+            ]
+            request.session[kept_key] = rows
             report = registration.import_entrants(competition, rows, request.user)
-        except DeskError as exc:
-            messages.error(request, exc.message)
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    if report is not None and not report.pending:
+        request.session.pop(kept_key, None)
     return render(
         request,
         "desk/import_report.html",

@@ -83,6 +83,60 @@ def test_xlsx_import_uses_the_same_column_mapping(tmp_path):
     assert report.rejected[0][0] == 3 and "zwei Namen" in report.rejected[0][1]
 
 
+def test_an_import_asks_about_duplicates_before_storing_anything_and_names_every_column(client, db):
+    """Issue 23: "Käthe Häußler, Binokelfreunde Esslingen", already no. 2, became no. 45
+    without a word, and a "Kategorie" column was dropped silently."""
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from binokel_tournament.models import Entrant, Membership, Role
+
+    orga = get_user_model().objects.create_user("orga", password="pw")
+    t = create_tournament("T")
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
+    s = t.competitions.get(mode=Mode.SINGLES)
+    register_entrant(s, "Anton Maier")
+    kaethe = register_entrant(s, "Käthe Häußler", club="Binokelfreunde Esslingen")
+    data = (
+        "Name;Verein;Kategorie;bezahlt;E-Mail;Lieblingskarte\n"
+        "Kaethe Haeussler;Binokelfreunde Esslingen;Damen;ja;k@example.org;Schellen-Ober\n"
+        "Erna Kästle;;Damen, Senioren;nein;;\n"
+        "Erna Kaestle;;;;;\n"
+        "Fritz Fink;EJ;Jugend;x;;\n"
+    ).encode()
+    client.force_login(orga)
+    url = reverse("desk:entrants_import", args=[t.slug, "singles"])
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    first = client.post(url, {"file": SimpleUploadedFile("liste.csv", data)})
+    html = first.content.decode()
+    assert 'id="import-duplicates"' in html
+    assert 'data-line="2"' in html and f"Nr. {kaethe.start_number}" in html
+    assert 'data-line="4"' in html and "wie Zeile 3" in html
+    assert Entrant.objects.count() == 2  # nothing stored before the decision
+    assert "Lieblingskarte (unbekannte Spalte)" in html
+    assert "E-Mail (erkannt, wird aber nicht gespeichert)" in html
+    decided = client.post(url, {"decide": "1", "d-2": "merge", "d-4": "skip"})
+    html = decided.content.decode()
+    assert 'id="import-result"' in html and "übersprungen (doppelt)" in html
+    kaethe.refresh_from_db()
+    assert kaethe.categories == ["damen"] and kaethe.fee_paid  # merged, not a second Käthe
+    erna = Entrant.objects.get(name="Erna Kästle")
+    assert erna.categories == ["damen", "senioren"] and not erna.fee_paid
+    fritz = Entrant.objects.get(name="Fritz Fink")
+    assert fritz.categories == ["jugend"] and fritz.fee_paid
+    assert Entrant.objects.count() == 4
+
+
+def test_an_unknown_category_or_paid_value_refuses_that_row_with_the_reason():
+    t = create_tournament("T")
+    s = t.competitions.get(mode=Mode.SINGLES)
+    rows = [["Name", "Kategorie", "bezahlt"], ["A", "Herren", ""], ["B", "", "vielleicht"]]
+    report = import_entrants(s, rows)
+    lines = dict(report.rejected)
+    assert "Herren" in lines[2] and "vielleicht" in lines[3] and not report.created
+
+
 def test_import_without_a_name_column_is_refused():
     with pytest.raises(DeskError, match="Name"):
         import_entrants(create_tournament("T").competitions.first(), [["Verein"], ["X"]])
