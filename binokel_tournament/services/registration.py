@@ -31,6 +31,10 @@ from .audit import audit_entry, log_action
 from .errors import DeskError
 from .names import fold, folded_name
 
+# Desk addresses beside the tournaments' own (/desk/neu/ ...): no tournament may take one as
+# its short name, or its pages could not be reached (tests check this list against the URLs).
+RESERVED_SLUGS = frozenset({"neu", "sicherung-einspielen", "spielerregister", "cup-serien"})
+
 
 def create_tournament(
     name: str,
@@ -46,7 +50,7 @@ def create_tournament(
         require_create_tournament(creator)
     base = slug or slugify(name) or "turnier"
     candidate, n = base, 1
-    while Tournament.objects.filter(slug=candidate).exists():
+    while candidate in RESERVED_SLUGS or Tournament.objects.filter(slug=candidate).exists():
         n += 1
         candidate = f"{base}-{n}"
     with transaction.atomic():

@@ -88,6 +88,36 @@ def round_statuses(tournament: Tournament) -> list[RoundStatus]:
     return out
 
 
+@dataclass(frozen=True)
+class NextStep:
+    """The evening's next sensible step, for the dashboard's main button."""
+
+    kind: str  # register, plan, replan, start, results, finish
+    round: int | None = None
+    open_sheets: int = 0
+
+
+def next_step(
+    statuses: list[RoundStatus], entrants: int, seated: bool, out_of_date: bool
+) -> NextStep:
+    """From the rounds' states and the registrations: register, plan, re-plan, start the next
+    round, enter the running round's results, or -- every round finished -- the prizes."""
+    if not entrants:
+        return NextStep("register")
+    if not seated:
+        return NextStep("plan")
+    if out_of_date:
+        return NextStep("replan")
+    running = [s for s in statuses if s.state == RoundState.RUNNING]
+    if running:
+        first = running[0]
+        return NextStep("results", first.number, first.tables - first.confirmed)
+    planned = [s for s in statuses if s.state == RoundState.PLANNED]
+    if planned:
+        return NextStep("start", planned[0].number)
+    return NextStep("finish")
+
+
 def require_started(round_obj: Round) -> None:
     """Table links write only in a started round (RoundNotStarted otherwise)."""
     if not round_obj.locked:

@@ -107,22 +107,23 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = list(t.round_set.all())
     played = seating.played_rounds(rounds)
     stats = []
+    entrants, seated, out_of_date = 0, False, False
     for c in competitions:
-        stats.append(
-            {
-                "competition": c,
-                "entrants": c.entrants.filter(withdrawn=False).count(),
-                "seated": c.tables.exists(),
-                "plan": seating.plan_status(c, played),
-            }
-        )
+        count = c.entrants.filter(withdrawn=False).count()
+        has_tables = c.tables.exists()
+        plan = seating.plan_status(c, played)
+        entrants, seated = entrants + count, seated or has_tables
+        out_of_date = out_of_date or plan.out_of_date
+        stats.append({"competition": c, "entrants": count, "seated": has_tables, "plan": plan})
     states = [s for s in rounds_service.round_statuses(t) if s.tables]
     planned = [s.number for s in states if s.state == rounds_service.RoundState.PLANNED]
+    step = rounds_service.next_step(states, entrants, seated, out_of_date)
     context = {
         "tournament": t,
         "stats": stats,
         "rounds": rounds,
         "round_states": states,
+        "step": step,
         # the next round to start, once the rounds before it are all running or done
         "next_to_start": planned[0] if planned else None,
         "downloads": download_box(t, rounds, competitions),
@@ -409,6 +410,8 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         "blocks": blocks,
         "hall": hall,
         "replanned": replanned,
+        # once a round has started a fresh draw is refused: only the re-plan is offered
+        "hall_started": any(r.locked for r in hall.rounds),
         "changes": changes,
         "reprint": seating.tables_to_reprint(changes),
     }

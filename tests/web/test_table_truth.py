@@ -434,3 +434,47 @@ def test_without_the_double_check_the_desk_sees_the_phones_games(client, desk_cl
     page = desk_client.get(reverse("desk:sheet", args=[seated.slug, table.pk])).content.decode()
     assert 'id="paper-check"' not in page
     assert f'name="{F.game_field(1, "bid")}" value="200"' in page
+
+
+def test_the_dashboards_main_button_is_the_evenings_next_step(desk_client, orga, db):
+    from binokel_tournament.models import Membership, Role
+    from binokel_tournament.services.demo import create_demo
+    from binokel_tournament.services.registration import create_tournament, register_entrant
+
+    def step(t):
+        html = desk_client.get(reverse("desk:dashboard", args=[t.slug])).content.decode()
+        return html.split('data-step="')[1].split('"')[0], html
+
+    fresh = create_tournament("Frisches Turnier", creator=orga)
+    assert step(fresh)[0] == "register"
+    register_entrant(fresh.competitions.get(mode="singles"), "Anna")
+    assert step(fresh)[0] == "plan"
+    running, _created = create_demo(singles=6, pairs=0, scored_rounds=0, slug="laeuft")
+    done, _created = create_demo(singles=6, pairs=0, scored_rounds=3, slug="fertig")
+    for t in (running, done):
+        Membership.objects.get_or_create(tournament=t, user=orga, role=Role.ORGANISER)
+    kind, html = step(running)
+    assert kind == "results" and "Ergebnisse des 1. Durchgangs (2 Zettel offen)" in html
+    kind, html = step(done)
+    assert kind == "finish" and "Siegerehrung" in html
+    seating = desk_client.get(reverse("desk:seating", args=[done.slug])).content.decode()
+    assert 'value="generate" class="primary"' not in seating  # no green "Spielplan erstellen"
+
+
+def test_no_tournament_takes_a_short_name_the_desk_uses_for_a_page_of_its_own(orga, db):
+    """A tournament called "Neu" got the slug "neu", and /desk/neu/ is the form for a new
+    tournament: its dashboard could not be reached. The reserved names come from the URLs."""
+    from django.urls import get_resolver
+
+    from binokel_tournament.services.registration import RESERVED_SLUGS, create_tournament
+
+    desk = next(p for p in get_resolver().url_patterns if str(p.pattern) == "desk/")
+    literal = {
+        str(p.pattern).split("/")[0]
+        for p in desk.url_patterns
+        if str(p.pattern) and "<" not in str(p.pattern).split("/")[0]
+    }
+    assert literal == set(RESERVED_SLUGS)
+    for name in ("Neu", "Cup-Serien"):
+        t = create_tournament(name, creator=orga)
+        assert t.slug not in RESERVED_SLUGS
