@@ -37,6 +37,8 @@ class ExportOptions:
     mode: str | None = None
     top: int = 3
     base_url: str | None = None
+    # only these tables (hall numbers) of the round: the reprint after a re-plan; empty: all
+    tables: tuple[int, ...] = ()
 
 
 class ExportError(DeskError):

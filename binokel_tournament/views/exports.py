@@ -27,6 +27,7 @@ from ..services.public_links import request_base_url
 from .common import desk_tournament
 
 MAX_TOP = 50
+MAX_TABLES = 300  # table numbers in one reprint link
 # ASCII digits only ("²" and "٣" are digits to str.isdigit), short enough for any database
 PLAIN_NUMBER = re.compile(r"[0-9]{1,4}")
 
@@ -47,6 +48,12 @@ def _options(request: HttpRequest) -> ExportOptions:
     top = _number(top_text)
     if top_text and top is None:
         raise ExportError(_("„%(value)s“ ist keine Zahl von Plätzen.") % {"value": top_text[:20]})
+    tables_text = request.GET.get("tische", "")
+    tables = tuple(
+        int(t) for t in tables_text.split(",")[:MAX_TABLES] if re.fullmatch(r"[0-9]{1,5}", t)
+    )
+    if tables_text and not tables:
+        raise ExportError(_("„%(value)s“ sind keine Tischnummern.") % {"value": tables_text[:20]})
     base_url = request_base_url(request)
     return ExportOptions(
         round_number=round_number,
@@ -54,6 +61,7 @@ def _options(request: HttpRequest) -> ExportOptions:
         top=min(MAX_TOP, max(1, top)) if top is not None else 3,
         # "" rather than None: no QR code, not the (loopback) default
         base_url=base_url if base_url is not None else "",
+        tables=tables,
     )
 
 

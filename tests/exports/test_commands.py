@@ -85,3 +85,13 @@ def test_an_out_path_that_cannot_be_written_is_a_message_not_a_traceback(
     for out in (tmp_path / "fehlt" / "datei", tmp_path):  # no such folder; a folder
         with pytest.raises(CommandError, match="kann nicht geschrieben werden"):
             call_command(command, *args, "--out", str(out), stdout=io.StringIO())
+
+
+def test_table_cards_of_only_some_tables_for_a_reprint(demo, tmp_path):
+    out = tmp_path / "reprint.pdf"
+    call_command(
+        "export_pdf", "tablecards", "--round", "2", "--tables", "1,3", "--out", str(out),
+        stdout=io.StringIO(), stderr=io.StringIO(),
+    )  # fmt: skip
+    pages = pdf_pages(out.read_bytes())
+    assert len(pages) == 2 and "Tisch 1" in pages[0] and "Tisch 3" in pages[1]

@@ -168,6 +168,21 @@ def test_a_replan_of_the_singles_renumbers_no_pair_table_and_lists_who_moves(des
         numbers = {table for (rr, _n), (table, _s) in singles_after.items() if rr == r}
         assert not numbers & set(pair_tables)
     assert "neu drucken" in section
+    # the reprint holds exactly the changed tables of that round, one card each
+    from tests.exports.reading import pdf_pages
+
+    link = section.split('class="reprint" href="')[1].split('"')[0].replace("&amp;", "&")
+    round_number = int(link.split("round=")[1].split("&")[0])
+    tables = sorted(int(n) for n in link.split("tische=")[1].split(","))
+    expected = sorted(
+        {p[0] for (r, _n), p in singles_before.items() if (r, _n) in moved and r == round_number}
+        | {p[0] for (r, _n), p in singles_after.items() if (r, _n) in moved and r == round_number}
+    )
+    assert tables == expected
+    pages = pdf_pages(desk_client.get(link).content)
+    assert len(pages) == len(tables)
+    for page, number in zip(pages, tables, strict=True):
+        assert f"Tisch {number}" in page
     # shown once: the next look at the page no longer lists it
     again = desk_client.get(reverse("desk:seating", args=[t.slug])).content.decode()
     assert 'id="replan-changes"' not in again

@@ -43,11 +43,15 @@ class TablePlan:
     players: tuple[Player, ...]
 
 
-def load_tables(rounds: Iterable[Round]) -> list[Table]:
-    """The rounds' tables in hall order, with seats, entrants and competition."""
+def load_tables(rounds: Iterable[Round], numbers: Iterable[int] = ()) -> list[Table]:
+    """The rounds' tables in hall order, with seats, entrants and competition (only the
+    tables ``numbers`` when given)."""
+    tables = Table.objects.filter(round__in=list(rounds))
+    wanted = list(numbers)
+    if wanted:
+        tables = tables.filter(number__in=wanted)
     return list(
-        Table.objects.filter(round__in=list(rounds))
-        .select_related("round__tournament", "competition")
+        tables.select_related("round__tournament", "competition")
         .prefetch_related(
             Prefetch("seats", Seat.objects.select_related("entrant").order_by("position"))
         )

@@ -289,7 +289,7 @@ class ScoreSheetsExporter(PdfExporter):
         rule_lines = list(rules.describe(lang=get_language() or "de"))
         rule_box = _RuleBox.fit(rule_lines, self.pagesize[0] - 2 * SHEET_MARGIN)
         by_round: dict[int, list[Table]] = {}
-        for table in load_tables(self.rounds(options)):
+        for table in load_tables(self.rounds(options), options.tables):
             by_round.setdefault(table.round.number, []).append(table)
         first = True
         for number, tables in by_round.items():

@@ -327,7 +327,7 @@ class TableCardsExporter(PdfExporter):
         return _("Tischkarten")
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
-        for index, table in enumerate(load_tables(self.rounds(options))):
+        for index, table in enumerate(load_tables(self.rounds(options), options.tables)):
             if index:
                 c.showPage()
             self._draw_card(c, table_plan(table), table_link(table, options.base_url))

@@ -13,6 +13,17 @@ from ...services.public_links import is_loopback_url
 from ..common import checked_base_url, resolve_tournament, write_export
 
 
+def _table_numbers(text: str | None) -> tuple[int, ...]:
+    if not text:
+        return ()
+    try:
+        return tuple(int(t) for t in text.split(",") if t.strip())
+    except ValueError as exc:
+        raise CommandError(
+            _("--tables: „%(value)s“ sind keine Tischnummern.") % {"value": text[:40]}
+        ) from exc
+
+
 class Command(BaseCommand):
     help = (
         "Write a PDF: seating plan, table cards, score sheets (of a round, or of every round), "
@@ -34,6 +45,11 @@ class Command(BaseCommand):
                 "a loopback address such as 127.0.0.1 prints no QR code)"
             ),
         )
+        parser.add_argument(
+            "--tables",
+            metavar="N,N,…",
+            help="table cards, score sheets: only these tables of the round (a reprint)",
+        )
         parser.add_argument("--out", required=True, metavar="FILE")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -47,6 +63,7 @@ class Command(BaseCommand):
             mode=opts.get("mode"),
             top=opts["top"],
             base_url=base_url,
+            tables=_table_numbers(opts.get("tables")),
         )
         try:
             result = exporter.render(options)
