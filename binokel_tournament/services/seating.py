@@ -120,6 +120,31 @@ def seat_changes(
     )
 
 
+# What the tables read on paper: a change after one of these was printed needs a reprint.
+PRINTED_KINDS = ("seating", "tablecards", "scoresheets")
+
+
+def record_print(tournament: Tournament, user: Actor, kind: str, round_number: int | None) -> None:
+    """Remember that a round's seating plan, table cards or score sheets were printed (or
+    downloaded): a later re-plan says which printouts it outdated."""
+    if kind in PRINTED_KINDS:
+        log_action(
+            tournament, user, "print", tournament, None, {"kind": kind, "round": round_number}
+        )
+
+
+def printed_at(tournament: Tournament) -> dict[int, Any]:
+    """Round -> when its seating plan, cards or sheets were last printed (all rounds: None)."""
+    rounds = list(tournament.round_set.values_list("number", flat=True))
+    out: dict[int, Any] = {}
+    for after, at in tournament.audit_log.filter(action="print").values_list("after", "at"):
+        number = after.get("round") if isinstance(after, dict) else None
+        for r in rounds if number is None else [number]:
+            if r not in out or at > out[r]:
+                out[r] = at
+    return out
+
+
 def tables_to_reprint(changes: Sequence[SeatChange]) -> dict[int, list[int]]:
     """Round -> the tables whose printed plan, table card or score sheet a re-plan changed."""
     out: dict[int, set[int]] = defaultdict(set)

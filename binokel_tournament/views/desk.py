@@ -393,6 +393,7 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         for c in t.competitions.all()
     ]
     replanned = request.session.pop("replan_changes", None)
+    printed = seating.printed_at(t) if replanned else {}
     changes = []
     if isinstance(replanned, dict):
         changes = [
@@ -413,7 +414,9 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         # once a round has started a fresh draw is refused: only the re-plan is offered
         "hall_started": any(r.locked for r in hall.rounds),
         "changes": changes,
-        "reprint": seating.tables_to_reprint(changes),
+        "reprint": [
+            (r, tables, printed.get(r)) for r, tables in seating.tables_to_reprint(changes).items()
+        ],
     }
     return render(request, "desk/seating.html", context)
 

@@ -24,6 +24,7 @@ from ..exports import (
 from ..exports.registry import exporter_class
 from ..models import Mode, Tournament
 from ..services.public_links import request_base_url
+from ..services.seating import record_print
 from .common import desk_tournament
 
 MAX_TOP = 50
@@ -67,10 +68,12 @@ def _options(request: HttpRequest) -> ExportOptions:
 
 def _download(request: HttpRequest, tournament: Tournament, exporter: BaseExporter) -> HttpResponse:
     try:
-        result = exporter.render(_options(request))
+        options = _options(request)
+        result = exporter.render(options)
     except ExportError as exc:
         messages.error(request, exc.message)
         return redirect("desk:dashboard", slug=tournament.slug)
+    record_print(tournament, request.user, exporter.identifier, options.round_number)
     response = HttpResponse(result.content, content_type=result.content_type)
     response["Content-Disposition"] = content_disposition_header(True, result.filename)
     return response

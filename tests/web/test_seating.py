@@ -145,6 +145,10 @@ def test_a_replan_of_the_singles_renumbers_no_pair_table_and_lists_who_moves(des
     Entrant.objects.filter(competition=singles, name="Spieler 4").update(withdrawn=True)
     for name in ("Nachzügler A", "Nachzügler B", "Nachzügler C"):
         register_entrant(singles, name, late=True)
+    # round 2's table cards were printed before the re-plan
+    cards = desk_client.get(reverse("desk:export", args=[t.slug, "tablecards"]) + "?round=2")
+    assert cards.status_code == 200
+    assert AuditLog.objects.filter(action="print", after__round=2).exists()
     response = desk_client.post(
         reverse("desk:seating", args=[t.slug]),
         {"competition": singles.pk, "action": "replan", "seed": "0"},
@@ -168,6 +172,7 @@ def test_a_replan_of_the_singles_renumbers_no_pair_table_and_lists_who_moves(des
         numbers = {table for (rr, _n), (table, _s) in singles_after.items() if rr == r}
         assert not numbers & set(pair_tables)
     assert "neu drucken" in section
+    assert "zuletzt gedruckt um" in section  # the printout this re-plan outdated
     # the reprint holds exactly the changed tables of that round, one card each
     from tests.exports.reading import pdf_pages
 

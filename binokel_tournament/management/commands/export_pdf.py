@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from ...exports import PDF_EXPORTERS, ExportError, ExportOptions
 from ...models import Mode
 from ...services.public_links import is_loopback_url
+from ...services.seating import record_print
 from ..common import checked_base_url, resolve_tournament, write_export
 
 
@@ -75,6 +76,7 @@ class Command(BaseCommand):
         if kind in ("seating", "tablecards", "scoresheets") and with_qr:
             self._warn_without_qr(base_url, kind)
         write_export(Path(opts["out"]), result, self.stdout)
+        record_print(tournament, None, kind, options.round_number)
 
     def _warn_without_qr(self, base_url: str | None, kind: str) -> None:
         url = base_url if base_url is not None else str(settings.PUBLIC_BASE_URL or "")
