@@ -49,6 +49,19 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value.isascii() and value.isdigit() else default
 
 
+def private_file(path: Path) -> None:
+    """Create ``path`` (empty) readable and writable by this account only, or make an
+    existing one so (with its -wal and -shm files)."""
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if name.exists() and name.stat().st_mode & 0o077:
+                name.chmod(0o600)
+        except OSError:  # not ours to change: leave it as it is
+            pass
+
+
 def local_secret_key(path: Path) -> str:
     """A random key kept beside the SQLite file, made on first start: never a key that is
     the same on every machine, and no setting an organiser has to know about."""
@@ -142,6 +155,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # transactions that take the lock when they begin (no deadlocked upgrade), and a busy
     # timeout, so concurrent saves wait their turn instead of failing.
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # password hashes and sessions: readable by this account only; SQLite gives its -wal and
+    # -shm files the database file's permissions
+    private_file(Path(DATABASES["default"]["NAME"]))
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": SQLITE_BUSY_TIMEOUT,

@@ -29,9 +29,26 @@ def server_error(request: HttpRequest) -> HttpResponse:
     try again; where the log is. The error id is in the log entry too."""
     error_id = f"{timezone.localtime():%H%M%S}-{secrets.token_hex(2)}"
     request.error_id = error_id  # type: ignore[attr-defined]  # picked up by logs.RequestFormatter
-    return HttpResponseServerError(
-        _page("500.html", error_id=error_id, log_file=settings.ERROR_LOG_FILE)
-    )
+    # where the log lies on the server is for the organisers, not for everyone
+    log_file = settings.ERROR_LOG_FILE if _organiser(request) else None
+    return HttpResponseServerError(_page("500.html", error_id=error_id, log_file=log_file))
+
+
+def _organiser(request: HttpRequest) -> bool:
+    """A logged-in organiser (of any tournament) or administrator; False whenever that cannot
+    be told (the error may be the database's)."""
+    try:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return False
+        from ..models import Membership, Role
+        from ..services.access import CREATE_TOURNAMENT_PERMISSION
+
+        if user.is_superuser or user.has_perm(CREATE_TOURNAMENT_PERMISSION):
+            return True
+        return Membership.objects.filter(user=user, role=Role.ORGANISER).exists()
+    except Exception:  # noqa: BLE001 - an error page must not fail on the way
+        return False
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

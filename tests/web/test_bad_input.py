@@ -125,3 +125,8 @@ def test_a_server_error_shows_what_to_do_and_is_logged_with_the_request(client, 
     client.cookies["django_language"] = "en"
     english = client.get("/boom/").content.decode()
     assert "Nothing you typed is lost" in english
+    # anyone else (a phone, a helper) sees no path of the server, only the error id
+    client.logout()
+    public = client.get("/boom/").content.decode()
+    assert str(error_log) not in public and str(error_log.parent) not in public
+    assert "Fehlerkennung" in public or "error id" in public.lower()

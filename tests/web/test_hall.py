@@ -130,3 +130,23 @@ def test_the_warm_up_works_out_the_pair_tables_melds_only_where_pairs_play():
     assert "achievable_pair_totals" not in singles.rules().memo
     assert "achievable_pair_totals" in mixed.rules().memo
     assert singles.rules().memo and mixed.rules().memo  # the three-table totals of both
+
+
+def test_the_database_file_is_readable_by_this_account_only(tmp_path):
+    """Password hashes and sessions: the SQLite file (and its -wal/-shm) is 0600, whether new
+    or left 0644 by an earlier version."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["DATA_DIR"] = str(tmp_path)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, timeout=300)
+    database = tmp_path / "binokel.sqlite3"
+    for path in tmp_path.glob("binokel.sqlite3*"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    database.chmod(0o644)  # as an older version left it
+    subprocess.run([*manage, "check", "-v0"], env=env, check=True, timeout=300)
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
