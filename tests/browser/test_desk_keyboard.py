@@ -112,21 +112,26 @@ def test_a_whole_table_by_keyboard(page):
     page.screenshot(path=str(artifact("standings.png")), full_page=True)
 
 
-def test_letters_are_the_extras_without_tabbing_through_them(page):
-    orga = get_user_model().objects.create_user("orga", password="binokel")
-    t = create_tournament("Tastenturnier", modes=[Mode.SINGLES], rounds=1)
-    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
+def open_sheet_of_three(page, name: str) -> None:
+    """A tournament of three players A, B, C at one table; the organiser opens their sheet."""
     from binokel_tournament.services.registration import register_entrant
     from binokel_tournament.services.seating import generate_seating
 
+    orga = get_user_model().objects.create_user("orga", password="binokel")
+    t = create_tournament(name, modes=[Mode.SINGLES], rounds=1)
+    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
     competition = t.competitions.get()
-    for name in ("A", "B", "C"):
-        register_entrant(competition, name)
+    for player in ("A", "B", "C"):
+        register_entrant(competition, player)
     generate_seating(competition)
     table = t.round_set.get().tables.get()
     login(page)
     page.goto(f"/desk/{t.slug}/zettel/{table.pk}/")
     page.wait_for_selector("#sheet[data-ready='1']")
+
+
+def test_letters_are_the_extras_without_tabbing_through_them(page):
+    open_sheet_of_three(page, "Tastenturnier")
     kb = page.keyboard
     # game 1 conceded: "a" in the bid field, then only the melds are in the Tab order
     kb.type("2")
@@ -200,20 +205,7 @@ def test_registration_reaches_every_field_by_tab_categories_included(page):
 
 
 def test_after_a_reload_the_last_stiche_still_fill_themselves_in(page):
-    orga = get_user_model().objects.create_user("orga", password="binokel")
-    t = create_tournament("Reloadturnier", modes=[Mode.SINGLES], rounds=1)
-    Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
-    from binokel_tournament.services.registration import register_entrant
-    from binokel_tournament.services.seating import generate_seating
-
-    competition = t.competitions.get()
-    for name in ("A", "B", "C"):
-        register_entrant(competition, name)
-    generate_seating(competition)
-    table = t.round_set.get().tables.get()
-    login(page)
-    page.goto(f"/desk/{t.slug}/zettel/{table.pk}/")
-    page.wait_for_selector("#sheet[data-ready='1']")
+    open_sheet_of_three(page, "Reloadturnier")
     page.locator(cell(1, 1, "tricks")).fill("150")
     page.locator(cell(1, 2, "tricks")).fill("60")
     assert page.locator(cell(1, 3, "tricks")).input_value() == "40"

@@ -29,7 +29,7 @@ from tests.support import artifact, require
 
 from .conftest import CHROMIUM, LAUNCH_ARGS
 from .support import STATE_TIMEOUT_MS, explained, phone_table
-from .test_table_phone import PHONE_STATE, enter_game
+from .test_table_phone import PHONE_STATE, enter_game, phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -143,15 +143,7 @@ def phone_in_hall(browser, hall, tmp_path):  # type: ignore[no-untyped-def]
     phone_browser = browser.browser_type.launch(
         executable_path=str(wrapper), headless=True, args=LAUNCH_ARGS
     )
-    context = phone_browser.new_context(
-        viewport={"width": 390, "height": 844},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="de-DE",
-    )
-    page = context.new_page()
-    page.set_default_timeout(STATE_TIMEOUT_MS)
+    context, page = phone(phone_browser)
     yield page
     context.close()
     phone_browser.close()

@@ -18,9 +18,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ALL_SENT = "document.getElementById('status').dataset.state === 'ok'"
 
 
-def phone(browser, live_server):
+def phone(browser, live_server=None):
+    """A phone (390×844, touch, German) of ``browser``; relative addresses go to the live
+    server when one is given."""
     context = browser.new_context(
-        base_url=live_server.url,
+        base_url=live_server.url if live_server is not None else None,
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
         is_mobile=True,
