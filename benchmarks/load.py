@@ -1,8 +1,10 @@
 """N desks at once through the hall server: each desk logs in (real HTTP against
 `manage.py hall`, gunicorn on loopback) and, for a bounded time, opens its tables' score sheets,
 saves a draft and confirms the full sheet (then corrects it, once its tables are done). Prints
-saves/s, the latency of a save (p50, p95, max), errors, and a final check that the stored points
-equal the points re-scored from the stored games and that every acknowledged save is stored.
+saves/s, the latency of a save (p50, p95, max), errors, how far the newest automatic backup was
+behind the database (sampled twice a second: the age of the oldest acknowledged save that no
+backup holds yet), and a final check that the stored points equal the points re-scored from the
+stored games and that every acknowledged save is stored.
 
 Each desk waits a think time before each save (``--think``, default 1 s: a person typing a
 sheet takes minutes; ``--think 0`` measures the server saturated).
@@ -15,6 +17,7 @@ Run:  .venv/bin/python benchmarks/load.py --desks 20 --seconds 60
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
 import random
@@ -81,6 +84,36 @@ class Stats:
         self.statuses: Counter[int] = Counter()
         self.errors: list[str] = []
         self.last_ack: dict[int, tuple[int, str]] = {}  # table -> (version, entries digest)
+        self.ack_times: list[float] = []  # wall-clock times of acknowledged saves
+
+
+def newest_backup_start(folder: Path, slug: str) -> float:
+    """When the newest automatic backup of the tournament started (it holds every save
+    acknowledged before), 0 if there is none."""
+    try:
+        return float((folder / "backups" / slug / ".latest").read_text())
+    except (OSError, ValueError):
+        return 0.0
+
+
+def sample_backup_lag(folder, slug, stats, stop, lags) -> None:
+    """Twice a second: how long ago the oldest acknowledged save was that the newest backup
+    does not hold (0 when it holds them all)."""
+    while not stop.wait(0.5):
+        started = newest_backup_start(folder, slug)
+        now = time.time()
+        with stats.lock:
+            first = bisect.bisect_right(stats.ack_times, started)
+            oldest = stats.ack_times[first] if first < len(stats.ack_times) else None
+        lags.append(now - oldest if oldest is not None else 0.0)
+
+
+def lag_summary(lags: list[float]) -> str:
+    if not lags:
+        return "no samples"
+    ordered = sorted(lags)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    return f"p50 {statistics.median(ordered):.1f} s, p95 {p95:.1f} s, max {ordered[-1]:.1f} s"
 
 
 def desk_run(desk, slug, tables, variants, stats, deadline, number, think) -> None:
@@ -115,6 +148,7 @@ def desk_run(desk, slug, tables, variants, stats, deadline, number, think) -> No
                     stats.statuses[reply.status_code] += 1
                     if reply.status_code == 302:
                         stats.last_ack[table] = (version + 1, hall_server.entries_digest(entries))
+                        bisect.insort(stats.ack_times, time.time())
                     else:
                         stats.errors.append(
                             f"desk {number} table {table}: HTTP {reply.status_code} "
@@ -170,11 +204,19 @@ def main() -> None:
             )
             for d in range(args.desks)
         ]
+        lags: list[float] = []
+        stop_sampling = threading.Event()
+        sampler = threading.Thread(
+            target=sample_backup_lag, args=(folder, slug, stats, stop_sampling, lags)
+        )
+        sampler.start()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - start
+        stop_sampling.set()
+        sampler.join()
         cpu = hall_server.server_cpu_seconds(server) - cpu_before
         backups = len(list((folder / "backups").rglob("*.json")))
     saves = len(stats.latencies)
@@ -189,6 +231,7 @@ def main() -> None:
     for line in stats.errors[:10]:
         print("  " + line)
     print(f"automatic backups written meanwhile: {backups}")
+    print(f"newest backup behind the database (sampled every 0.5 s): {lag_summary(lags)}")
     print(
         f"server CPU: {cpu:.1f} s for {saves} saves = {1000 * cpu / max(saves, 1):.0f} ms per "
         f"save (the sheet page before it and the backups included); load average now "

@@ -9,5 +9,7 @@ class BinokelTournamentConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals
+        from .services import public_cache
 
         signals.connect_lockout_signal()
+        public_cache.connect()

@@ -21,6 +21,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -130,6 +131,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "binokel_tournament.views.cached.kept_page_csrf",
             ],
         },
     },
@@ -204,14 +206,31 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_VERBOSE = False
 
 # Errors: a rotating file in the data folder with the request and the traceback.
-# The cache the server's worker processes share (the tables' rate limit counts): a folder in
-# the data folder, no extra service on the laptop.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": str(DATA_DIR / "cache"),
+# The cache the server's worker processes share (the tables' rate limit counts, the public
+# pages): a folder in the data folder, no extra service on the laptop; Redis when CACHE_URL or
+# REDIS_URL names one (redis://127.0.0.1:6379/0, a bigger hall or several servers).
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "binokel"),
+        }
     }
-}
+elif CACHE_URL:
+    raise ImproperlyConfigured(f"CACHE_URL/REDIS_URL: only redis:// is known, not {CACHE_URL!r}")
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+            # a page per start number ("Wo sitze ich?") of a big field, the standings pages
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
+# How long a public page may be kept at most (each change makes new ones anyway).
+PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 600)
 # Requests per table link and window, and requests with unknown links per device (guessing).
 TABLE_LINK_LIMIT = env_int("TABLE_LINK_LIMIT", 600)
 TABLE_LINK_WINDOW = env_int("TABLE_LINK_WINDOW", 600)
@@ -254,7 +273,9 @@ LOGGING: dict[str, object] = {
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(DATA_DIR / "backups"))).resolve()
 BACKUP_KEEP = env_int("BACKUP_KEEP", 50)
 BACKUP_AUTO = env_bool("BACKUP_AUTO", True)
-BACKUP_MIN_INTERVAL = env_int("BACKUP_MIN_INTERVAL", 20)  # seconds between two of a tournament
+BACKUP_MIN_INTERVAL = env_int("BACKUP_MIN_INTERVAL", 5)  # seconds between two of a tournament
+BACKUP_THIN_MINUTES = env_int("BACKUP_THIN_MINUTES", 10)  # older than the newest KEEP: one per
+BACKUP_STATUS_DIR = DATA_DIR / "backup-status"  # the last attempt's outcome, for the desk
 BACKUP_IN_BACKGROUND = True  # the tests write them in the saving thread instead
 
 AUTH_PASSWORD_VALIDATORS = [

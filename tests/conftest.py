@@ -27,6 +27,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # the tables' rate limit counts in a cache of this test process, emptied for every test
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.BACKUP_DIR = tempfile.mkdtemp(prefix="binokel-test-backups-")
+    settings.BACKUP_STATUS_DIR = tempfile.mkdtemp(prefix="binokel-test-backup-status-")
     settings.BACKUP_IN_BACKGROUND = False
 
 

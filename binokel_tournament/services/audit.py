@@ -1,13 +1,20 @@
-"""Audit trail: every change to a result or a seating records who, when, what before and after."""
+"""Audit trail: every change to a result or a seating records who, when, what before and after.
+
+Every audited change of a tournament also asks for its automatic backup (once the change has
+committed; see services.backup), so the newest backup follows the database whatever changed,
+and tells the public pages' cache (services.public_cache)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from ..models import AuditLog, Tournament
+from . import public_cache
 from .access import account_id
+from .backup import schedule_backup
 
 
 def audit_entry(
@@ -40,7 +47,17 @@ def log_action(
 ) -> AuditLog:
     entry = audit_entry(tournament, user, action, obj, before, after)
     entry.save()
+    if tournament is not None:
+        schedule_backup(tournament)
+        public_cache.audited(action)
     return entry
+
+
+def log_many(tournament: Tournament, entries: Iterable[AuditLog]) -> None:
+    """Save many audit entries of one tournament at once (a registration batch)."""
+    AuditLog.objects.bulk_create(entries)
+    schedule_backup(tournament)
+    public_cache.changed()
 
 
 def changes(before: Any, after: Any) -> list[tuple[str, Any, Any]]:

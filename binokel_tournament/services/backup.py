@@ -139,6 +139,12 @@ def _rows(queryset: models.QuerySet[Any], *extra: str) -> list[dict[str, Any]]:
     return list(queryset.values("pk", *extra, *plain))
 
 
+def _heads(queryset: models.QuerySet[Any], *columns: str) -> list[dict[str, Any]]:
+    """The primary key and a few columns of each row (what decides whether a cached line is
+    still right)."""
+    return list(queryset.values("pk", *columns))
+
+
 def _to_json(f: models.Field[Any, Any], value: Any) -> Any:
     if value is None:
         return None
@@ -231,11 +237,77 @@ class _Keys:
         return self.by_type.get(object_type, {}).get(object_id)
 
 
+class Line(str):
+    """One list entry of a backup file, already encoded (see :func:`to_bytes`)."""
+
+
+def encode(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class DumpCache:
+    """The encoded lines of a tournament's last backup, by what each depends on (a sheet by
+    its version and time, an audit entry by the keys it names), so that the next backup
+    reads and encodes only what changed. A change of the start numbers or of the tables'
+    numbers drops everything (every game names its parties by start number). A line the
+    last backup did not use is forgotten."""
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[str, Any], Line] = {}
+        self.used: dict[tuple[str, Any], Line] = {}
+        self.numbering: Any = None
+        self.reused = 0
+        self.written = 0
+
+    def begin(self, numbering: Any) -> None:
+        if numbering != self.numbering:
+            self.lines = {}
+        self.numbering = numbering
+        self.used = {}
+        self.reused = self.written = 0
+
+    def section(
+        self,
+        name: str,
+        heads: list[dict[str, Any]],
+        key: Any,
+        full: Any,
+        encoded: bool,
+    ) -> list[Any]:
+        """The section's entries in the order of ``heads``: ``full(heads)`` gives the entries
+        (by primary key) of the heads whose line is not cached."""
+        if not encoded:
+            everything = full(heads) if heads else {}
+            return [everything[h["pk"]] for h in heads]
+        keys = [(name, key(h)) for h in heads]
+        missing = [h for h, k in zip(heads, keys, strict=True) if k not in self.lines]
+        entries = full(missing) if missing else {}
+        out = []
+        for head, k in zip(heads, keys, strict=True):
+            line = self.lines.get(k)
+            if line is None:
+                line = Line(encode(entries[head["pk"]]))
+                self.written += 1
+            else:
+                self.reused += 1
+            self.used[k] = line
+            out.append(line)
+        return out
+
+    def end(self) -> None:
+        self.lines = self.used
+
+
 UNRESOLVED = "~"  # prefix of an audit object id whose object is gone (kept as history)
 
 
-def dump_tournament(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as a JSON-ready document (see the module docstring)."""
+def dump_tournament(
+    tournament: Tournament, cache: DumpCache | None = None, encoded: bool = False
+) -> dict[str, Any]:
+    """The tournament as a JSON-ready document (see the module docstring). With ``encoded``,
+    the sheets and the audit entries are given as their lines of the file (:class:`Line`,
+    for :func:`to_bytes`), taken from ``cache`` where the entry has not changed since the
+    backup that filled it."""
     t = tournament
     keys = _Keys()
     keys.add("Tournament", t.pk, "")
@@ -261,32 +333,36 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for seat in _rows(Seat.objects.filter(**in_t).order_by("position"), "table_id", "entrant_id"):
         seats[seat["table_id"]].append(seat)
-    sheets = _rows(
-        ScoreSheet.objects.filter(**in_t), "table_id", "entered_by_id", "confirmed_by_id"
+    # A sheet's games and the audit entries are most of a big tournament's backup and hardly
+    # change between two backups: their heads first, the full rows only where ``cache`` does
+    # not hold the entry's line from the last backup.
+    sheet_heads = _heads(
+        ScoreSheet.objects.filter(**in_t),
+        "table_id",
+        "version",
+        "updated_at",
+        "entered_by_id",
+        "confirmed_by_id",
     )
-    sheets.sort(key=lambda s: table_key[s["table_id"]])
+    sheet_heads.sort(key=lambda s: table_key[s["table_id"]])
     table_entries = _rows(TableEntry.objects.filter(**in_t), "table_id")
     table_entries.sort(key=lambda e: table_key[e["table_id"]])
-    games: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for game in _rows(
-        Game.objects.filter(sheet__table__round__tournament=t).order_by("number"), "sheet_id"
-    ):
-        games[game["sheet_id"]].append(game)
-    parties: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for party in _rows(
-        PartyResult.objects.filter(game__sheet__table__round__tournament=t), "game_id", "entrant_id"
-    ):
-        parties[party["game_id"]].append(party)
     members = _rows(t.memberships.all(), "user_id")
     extra_donations = _rows(t.extra_donations.order_by("created_at", "id"))
     prizes = _rows(
         t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
     )
-    audit = _rows(AuditLog.objects.filter(tournament=t).order_by("at", "id"), "user_id")
+    audit_heads = _heads(
+        AuditLog.objects.filter(tournament=t).order_by("at", "id"),
+        "object_type",
+        "object_id",
+        "user_id",
+    )
     series = _rows(Series.objects.filter(tournaments=t).order_by("slug"))
 
-    user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit}
-    user_ids |= {s["entered_by_id"] for s in sheets} | {s["confirmed_by_id"] for s in sheets}
+    user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit_heads}
+    user_ids |= {s["entered_by_id"] for s in sheet_heads}
+    user_ids |= {s["confirmed_by_id"] for s in sheet_heads}
     accounts = list(
         get_user_model()
         .objects.filter(pk__in=user_ids - {None})
@@ -300,12 +376,18 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
         ("Entrant", entrants, lambda r: str(r["start_number"])),
         ("Round", rounds, lambda r: str(r["number"])),
         ("Table", tables, lambda r: "{}/{}".format(*table_key[r["pk"]])),
-        ("ScoreSheet", sheets, lambda r: "{}/{}".format(*table_key[r["table_id"]])),
+        ("ScoreSheet", sheet_heads, lambda r: "{}/{}".format(*table_key[r["table_id"]])),
         ("Membership", members, lambda r: users[r["user_id"]]),
         ("User", accounts, lambda r: r["username"]),
     ):
         for row in rows:
             keys.add(object_type, row["pk"], key(row))
+
+    lines = cache if cache is not None else DumpCache()
+    lines.begin(numbering=(tuple(number_of.items()), tuple(table_key.items())))
+
+    def audit_key(a: dict[str, Any]) -> tuple[Any, ...]:
+        return (a["pk"], keys.key(a["object_type"], a["object_id"]), users.get(a["user_id"]))
 
     def audit_entry(a: dict[str, Any]) -> dict[str, Any]:
         key = keys.key(a["object_type"], a["object_id"])
@@ -314,14 +396,61 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
         entry["object_id"] = None if key is not None else a["object_id"].removeprefix(UNRESOLVED)
         return entry
 
-    def game_entry(g: dict[str, Any]) -> dict[str, Any]:
-        game_parties = [
-            _dump(PartyResult, p, parent="game", entrant=number_of[p["entrant_id"]])
-            for p in parties[g["pk"]]
-        ]
-        game_parties.sort(key=lambda p: p["entrant"])
-        return _dump(Game, g, parent="sheet", parties=game_parties)
+    def sheet_key(s: dict[str, Any]) -> tuple[Any, ...]:
+        return (
+            s["pk"],
+            s["version"],
+            s["updated_at"],
+            users.get(s["entered_by_id"]),
+            users.get(s["confirmed_by_id"]),
+        )
 
+    def sheet_entries(wanted: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+        """The full entries of these sheets, with their games and the games' parties."""
+        ids = [s["pk"] for s in wanted]
+        if len(ids) == len(sheet_heads):  # all of them: by tournament, not by a long list
+            by_sheet: dict[str, Any] = {"sheet__table__round__tournament": t}
+            sheets = ScoreSheet.objects.filter(**in_t)
+        else:
+            sheets, by_sheet = ScoreSheet.objects.filter(pk__in=ids), {"sheet_id__in": ids}
+        games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for game in _rows(Game.objects.filter(**by_sheet).order_by("number"), "sheet_id"):
+            games[game["sheet_id"]].append(game)
+        by_game = {f"game__{name}": value for name, value in by_sheet.items()}
+        parties: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for party in _rows(PartyResult.objects.filter(**by_game), "game_id", "entrant_id"):
+            parties[party["game_id"]].append(party)
+
+        def game_entry(g: dict[str, Any]) -> dict[str, Any]:
+            game_parties = [
+                _dump(PartyResult, p, parent="game", entrant=number_of[p["entrant_id"]])
+                for p in parties[g["pk"]]
+            ]
+            game_parties.sort(key=lambda p: p["entrant"])
+            return _dump(Game, g, parent="sheet", parties=game_parties)
+
+        return {
+            s["pk"]: _dump(
+                ScoreSheet,
+                s,
+                table=list(table_key[s["table_id"]]),
+                entered_by=users.get(s["entered_by_id"]),
+                confirmed_by=users.get(s["confirmed_by_id"]),
+                games=[game_entry(g) for g in games[s["pk"]]],
+            )
+            for s in _rows(sheets, "table_id", "entered_by_id", "confirmed_by_id")
+        }
+
+    def audit_entries(wanted: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+        if len(wanted) == len(audit_heads):
+            rows = AuditLog.objects.filter(tournament=t)
+        else:
+            rows = AuditLog.objects.filter(pk__in=[a["pk"] for a in wanted])
+        return {a["pk"]: audit_entry(a) for a in _rows(rows, "user_id")}
+
+    sheet_lines = lines.section("sheets", sheet_heads, sheet_key, sheet_entries, encoded)
+    audit_lines = lines.section("audit", audit_heads, audit_key, audit_entries, encoded)
+    lines.end()
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -352,17 +481,7 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
             )
             for tb in tables
         ],
-        "sheets": [
-            _dump(
-                ScoreSheet,
-                s,
-                table=list(table_key[s["table_id"]]),
-                entered_by=users.get(s["entered_by_id"]),
-                confirmed_by=users.get(s["confirmed_by_id"]),
-                games=[game_entry(g) for g in games[s["pk"]]],
-            )
-            for s in sheets
-        ],
+        "sheets": sheet_lines,
         "table_entries": [
             _dump(TableEntry, e, table=list(table_key[e["table_id"]])) for e in table_entries
         ],
@@ -371,7 +490,7 @@ def dump_tournament(tournament: Tournament) -> dict[str, Any]:
             (_dump(Membership, m, user=users[m["user_id"]]) for m in members),
             key=lambda m: m["user"],
         ),
-        "audit": [audit_entry(a) for a in audit],
+        "audit": audit_lines,
         "extra_donations": [_dump(ExtraDonation, d) for d in extra_donations],
         "prizes": [
             _dump(
@@ -391,14 +510,11 @@ def to_bytes(document: dict[str, Any]) -> bytes:
     entrant, a table, a sheet, an audit entry) per line — diffable, and written by the fast
     C encoder."""
 
-    def encode(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
     lines = []
     for key in sorted(document):
         value = document[key]
         if isinstance(value, list) and value:
-            body = ",\n".join(encode(item) for item in value)
+            body = ",\n".join(item if isinstance(item, Line) else encode(item) for item in value)
             lines.append(f"{encode(key)}:[\n{body}\n]")
         else:
             lines.append(f"{encode(key)}:{encode(value)}")
@@ -433,12 +549,15 @@ def _snapshot() -> Iterator[None]:
         yield
 
 
-def backup_bytes(tournament: Tournament, user: Actor = None) -> bytes:
-    """The tournament's backup document (organisers only)."""
+def backup_bytes(
+    tournament: Tournament, user: Actor = None, cache: DumpCache | None = None
+) -> bytes:
+    """The tournament's backup document (organisers only); ``cache`` keeps the lines of this
+    backup for the next one (the automatic backups)."""
     require(user, tournament, Action.BACKUP)
     with _snapshot():
         tournament = Tournament.objects.get(pk=tournament.pk)
-        return to_bytes(dump_tournament(tournament))
+        return to_bytes(dump_tournament(tournament, cache, encoded=True))
 
 
 # --- restore -------------------------------------------------------------------------------
@@ -822,9 +941,14 @@ def _folder_lock(folder: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+_caches: dict[int, DumpCache] = {}  # the writer's lines of each tournament's last backup
+
+
 def write_auto_backup(tournament_id: int, since: float = 0.0) -> Path | None:
     """Write a backup of the tournament unless one started after ``since`` (a time after the
-    change to be covered committed) is already there; prune to ``BACKUP_KEEP``."""
+    change to be covered committed) is already there; thin out the older ones (see
+    :func:`prune`). What happened (the time of the last backup, or the problem of the last
+    attempt) is noted for the desk (:func:`backup_status`); a failure is raised."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return None
@@ -835,15 +959,146 @@ def write_auto_backup(tournament_id: int, since: float = 0.0) -> Path | None:
             if float(marker.read_text()) > since:
                 return None  # a newer backup already holds this change
         started = time.time()
-        data = backup_bytes(tournament)
-        stamp = datetime.fromtimestamp(started, tz=UTC).strftime("%Y%m%d-%H%M%S-%f")
-        path = folder / f"{tournament.slug}-{stamp}.json"
-        write_atomically(path, data)
-        write_atomically(marker, repr(started).encode())
-        for old in list_backups(tournament.slug)[max(1, settings.BACKUP_KEEP) :]:
-            with suppress(FileNotFoundError):
-                old.unlink()
+        cache = _caches.setdefault(tournament_id, DumpCache())
+        try:
+            data = backup_bytes(tournament, cache=cache)
+            stamp = datetime.fromtimestamp(started, tz=UTC).strftime("%Y%m%d-%H%M%S-%f")
+            path = folder / f"{tournament.slug}-{stamp}.json"
+            write_atomically(path, data)
+            write_atomically(marker, repr(started).encode())
+        except Exception as exc:
+            _caches.pop(tournament_id, None)
+            _note_status(tournament.slug, problem=f"{type(exc).__name__}: {exc}"[:300])
+            raise
+        took = time.time() - started
+        _note_status(tournament.slug, ok_at=started, file=path.name, seconds=round(took, 3))
+        logger.info(
+            "backup %s: %d bytes in %.2f s (%d entries reused, %d encoded)",
+            path.name,
+            len(data),
+            took,
+            cache.reused,
+            cache.written,
+        )
+        prune(tournament.slug)
     return path
+
+
+def prune(slug: str, now: float | None = None) -> list[Path]:
+    """Keep the newest ``BACKUP_KEEP`` backups and, of the older ones, the newest of every
+    ``BACKUP_THIN_MINUTES`` (a backup every few seconds for a whole evening would fill the
+    disk, and the organiser still finds the state of an hour ago). Returns what it removed."""
+    keep = max(1, settings.BACKUP_KEEP)
+    slot = max(1, int(getattr(settings, "BACKUP_THIN_MINUTES", 10))) * 60
+    seen_slots: set[int] = set()
+    removed = []
+    for number, path in enumerate(list_backups(slug)):  # newest first
+        match = FILE_NAME.match(path.name)
+        assert match is not None
+        at = datetime.strptime(match["at"], "%Y%m%d-%H%M%S-%f").replace(tzinfo=UTC)
+        bucket = int(at.timestamp()) // slot
+        if number < keep or bucket not in seen_slots:
+            seen_slots.add(bucket)
+            continue
+        with suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def _status_file(slug: str) -> Path:
+    """Where the outcome of the last attempt is noted: in the data folder, not beside the
+    backups (a full or pulled-out USB stick must not take the note of its problem with it)."""
+    return Path(settings.BACKUP_STATUS_DIR) / f"{slug}.json"
+
+
+def _note_status(slug: str, **values: Any) -> None:
+    """Note the outcome of an attempt (any process of the hall reads it)."""
+    status: dict[str, Any] = {}
+    with suppress(OSError, ValueError):
+        status = json.loads(_status_file(slug).read_text())
+    if "ok_at" in values:
+        status.pop("problem", None)
+        status.pop("problem_at", None)
+    else:
+        values["problem_at"] = time.time()
+    status.update(values)
+    try:
+        write_atomically(_status_file(slug), json.dumps(status).encode(), durable=False)
+    except OSError:
+        logger.exception("could not note the backup status of %s", slug)
+
+
+@dataclass(frozen=True)
+class BackupStatus:
+    """What the desk says about a tournament's automatic backups."""
+
+    last_at: datetime | None  # when the newest backup started (it holds everything before)
+    file: str
+    problem: str  # the last attempt failed (and no backup succeeded after it)
+    problem_at: datetime | None
+    waiting: bool  # a change is noted and its backup not yet written
+    auto: bool  # automatic backups are switched on (BACKUP_AUTO)
+
+    def age_seconds(self, now: datetime | None = None) -> float | None:
+        if self.last_at is None:
+            return None
+        return ((now or timezone.now()) - self.last_at).total_seconds()
+
+
+def backup_status(tournament: Tournament) -> BackupStatus:
+    status: dict[str, Any] = {}
+    with suppress(OSError, ValueError):
+        status = json.loads(_status_file(tournament.slug).read_text())
+
+    def when(value: Any) -> datetime | None:
+        return datetime.fromtimestamp(float(value), tz=UTC) if value else None
+
+    last_at = when(status.get("ok_at"))
+    if last_at is None:  # backups written before the status was noted
+        newest = list_backups(tournament.slug)[:1]
+        if newest:
+            last_at = datetime.fromtimestamp(newest[0].stat().st_mtime, tz=UTC)
+    return BackupStatus(
+        last_at=last_at,
+        file=str(status.get("file", "")),
+        problem=str(status.get("problem", "")),
+        problem_at=when(status.get("problem_at")),
+        waiting=(pending_folder() / str(tournament.pk)).exists()
+        or tournament.pk in auto_backups.pending,
+        auto=bool(settings.BACKUP_AUTO),
+    )
+
+
+def changed_since_backup() -> list[int]:
+    """The tournaments changed after their newest automatic backup started (or that have
+    none): after a crash, the backup writer starts with these."""
+    from django.db.models import Max
+
+    last_change: dict[int, datetime] = {}
+    for tournament_id, at in (
+        AuditLog.objects.filter(tournament__isnull=False)
+        .values_list("tournament_id")
+        .annotate(Max("at"))
+    ):
+        last_change[tournament_id] = at
+    for tournament_id, at in (
+        ScoreSheet.objects.values_list("table__round__tournament_id")
+        .annotate(Max("updated_at"))
+        .order_by()
+    ):
+        last_change[tournament_id] = max(at, last_change.get(tournament_id, at))
+    slugs = dict(Tournament.objects.values_list("pk", "slug"))
+    stale = []
+    for tournament_id, at in sorted(last_change.items()):
+        if tournament_id not in slugs:
+            continue
+        backed_up = 0.0
+        with suppress(OSError, ValueError):
+            backed_up = float((backup_folder(slugs[tournament_id]) / ".latest").read_text())
+        if at.timestamp() >= backed_up:
+            stale.append(tournament_id)
+    return stale
 
 
 class AutoBackups:
@@ -955,6 +1210,13 @@ def backup_process_loop(stop: threading.Event, poll: float = 0.5) -> None:
 
     last: dict[int, float] = {}
     interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+    try:  # after a crash: first the tournaments changed since their newest backup
+        for tournament_id in changed_since_backup():
+            mark_pending(tournament_id, time.time())
+    except Exception:
+        logger.exception("could not look for changes since the last backups")
+    finally:
+        connections.close_all()
     while not stop.is_set():
         folder = pending_folder()
         notes = sorted(folder.iterdir()) if folder.is_dir() else []
@@ -971,11 +1233,12 @@ def backup_process_loop(stop: threading.Event, poll: float = 0.5) -> None:
                 continue
             try:
                 write_auto_backup(tournament_id, since)
-            except Exception:
+            except Exception:  # the note stays: tried again after the interval
                 logger.exception("automatic backup of tournament %s failed", tournament_id)
+                continue
             finally:
                 connections.close_all()
-            last[tournament_id] = time.monotonic()
+                last[tournament_id] = time.monotonic()
             with suppress(OSError):
                 if note.read_text() == text:  # no newer note came in meanwhile
                     note.unlink()

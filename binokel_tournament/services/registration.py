@@ -16,7 +16,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ..models import (
-    AuditLog,
     Category,
     Competition,
     Entrant,
@@ -27,7 +26,7 @@ from ..models import (
     Tournament,
 )
 from .access import Action, Actor, account_id, require, require_create_tournament
-from .audit import audit_entry, log_action
+from .audit import audit_entry, log_action, log_many
 from .errors import DeskError
 from .names import fold, folded_name
 
@@ -273,9 +272,14 @@ def register_entrants(
                     )
                     for i, (name, partner, club) in enumerate(rows)
                 )
-                AuditLog.objects.bulk_create(
-                    audit_entry(tournament, user, "entrant.register", e, after=entrant_snapshot(e))
-                    for e in entrants
+                log_many(
+                    tournament,
+                    (
+                        audit_entry(
+                            tournament, user, "entrant.register", e, after=entrant_snapshot(e)
+                        )
+                        for e in entrants
+                    ),
                 )
         except IntegrityError:
             continue

@@ -38,6 +38,7 @@ from ..models import (
     TableEntry,
     Tournament,
 )
+from . import public_cache
 from . import sheet_fields as F
 from .access import Action, account_id, require
 from .audit import log_action
@@ -459,6 +460,8 @@ def commit_sheet(
     log_action(
         table.round.tournament, author, action, sheet, before, {**after, "version": sheet.version}
     )
+    was = before.get("status") if isinstance(before, dict) else None
+    public_cache.sheet_changed(was, sheet.status)
 
 
 def unresolved_paper(sheet: ScoreSheet) -> list[int]:

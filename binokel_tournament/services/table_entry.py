@@ -34,6 +34,7 @@ from ..models import (
     Tournament,
     new_entry_token,
 )
+from . import public_cache
 from . import sheet_fields as F
 from .access import Action, Actor, require
 from .audit import log_action
@@ -445,6 +446,7 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None], version: int |
         if sheet.status == SheetStatus.DRAFT:
             sheet.status = SheetStatus.TABLE
             sheet.save(update_fields=["status", "updated_at"])
+            public_cache.sheet_changed(SheetStatus.DRAFT, sheet.status)
         log_action(tournament, None, "sheet.table_confirm", sheet, None, {"numbers": expected})
         schedule_backup(tournament)
 

@@ -25,7 +25,7 @@ from ..forms import (
     TournamentForm,
 )
 from ..models import Category, Competition, Entrant, Role, Round, Tournament
-from ..services import charity, live, registration, seating, series
+from ..services import backup, charity, live, registration, seating, series
 from ..services import rounds as rounds_service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
@@ -128,6 +128,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "next_to_start": planned[0] if planned else None,
         "downloads": download_box(t, rounds, competitions),
         "total": charity.evening(t) if charity.has_money(t) else None,
+        "backup_status": backup.backup_status(t),
     }
     return render(request, "desk/dashboard.html", context)
 

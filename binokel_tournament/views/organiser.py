@@ -105,6 +105,7 @@ def backups(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": t,
             "automatic": backup.list_backups(t.slug)[:10],
             "folder": backup.backup_folder(t.slug),
+            "backup_status": backup.backup_status(t),
         },
     )
 

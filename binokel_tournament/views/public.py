@@ -12,6 +12,7 @@ from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..services.standings import compute_standings
 from ..services.subrankings import sub_rankings
 from ..tables import standings_table
+from .cached import public_page
 from .common import after_round_param, get_competition, get_tournament
 
 BEAMER_SECONDS = 15  # one screen of the beamer, before the next page (or a reload)
@@ -24,11 +25,13 @@ def _public_tournament(slug: str) -> Tournament:
     return tournament
 
 
+@public_page
 def home(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.filter(public_pages=True)
     return render(request, "public/home.html", {"tournaments": tournaments})
 
 
+@public_page
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     t = _public_tournament(slug)
     return render(
@@ -36,6 +39,7 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@public_page
 def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -52,6 +56,7 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
+@public_page
 def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -70,6 +75,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
+@public_page
 def where(request: HttpRequest, slug: str) -> HttpResponse:
     t = _public_tournament(slug)
     query = request.GET.get("q", "")
@@ -81,6 +87,7 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@public_page
 def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     """The beamer during the prize giving: who chooses next, what is still there, who took
     what (reloads every few seconds)."""
@@ -98,6 +105,7 @@ def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
+@public_page
 def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -112,6 +120,7 @@ def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse
     )
 
 
+@public_page
 def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The evening in figures for the beamer between rounds (reloads every 30 s)."""
     from .charity import statistics_context

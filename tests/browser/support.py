@@ -42,7 +42,9 @@ SHEET_STATE = (
     " p = document.getElementById('save-problem');"
     " return JSON.stringify({form: f ? Object.assign({}, f.dataset) : null,"
     " autosave: a ? [a.dataset.state, a.textContent] : null,"
-    " problem: p && !p.hidden ? p.textContent : null}); })()"
+    " problem: p && !p.hidden ? p.textContent : null, url: location.href,"
+    " messages: Array.from(document.querySelectorAll('ul.messages:not(#save-problem)'))"
+    ".map(m => m.textContent)}); })()"
 )
 
 
@@ -63,6 +65,13 @@ def wait_sheet(page, expression: str) -> None:
     instead (the sheet's sequence numbers, the autosave line, a save problem)."""
     with explained(page, SHEET_STATE, expression):
         page.wait_for_function(expression)
+
+
+def wait_saved(page, text: str = "Entwurf gespeichert") -> None:
+    """Wait for the desk sheet's report of a save; when it does not come, say what the page
+    showed instead."""
+    with explained(page, SHEET_STATE, f"the message {text!r}"):
+        page.wait_for_selector(f"text={text}")
 
 
 def settle(page) -> None:

@@ -12,7 +12,16 @@ from binokel_tournament.services.registration import create_tournament, register
 from binokel_tournament.services.seating import generate_seating
 from tests.support import artifact
 
-from .support import STATE_TIMEOUT_MS, cell, game, login, settle, type_game, wait_sheet
+from .support import (
+    STATE_TIMEOUT_MS,
+    cell,
+    game,
+    login,
+    settle,
+    type_game,
+    wait_saved,
+    wait_sheet,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,7 +76,7 @@ def test_two_desks_on_one_sheet_never_overwrite_each_other(browser, live_server)
     (_ca, first), (_cb, second) = desks
     type_game(first, 1, "1", "200", {1: "60", 2: "20", 3: "0"}, {1: "152", 2: "58", 3: "40"})
     first.get_by_role("button", name="Als Entwurf speichern").click()
-    first.wait_for_selector("text=Entwurf gespeichert")
+    wait_saved(first)
     type_game(second, 1, "2", "250", {1: "40", 2: "100", 3: "20"}, {1: "65", 2: "143", 3: "42"})
     second.get_by_role("button", name="Als Entwurf speichern").click()
     second.wait_for_selector("#conflict")
@@ -77,7 +86,7 @@ def test_two_desks_on_one_sheet_never_overwrite_each_other(browser, live_server)
     assert sheet.version == 1 and sheet.entries["g1-bid"] == "200"
     # the second desk looked at the other version and saves its own on purpose
     second.get_by_role("button", name="Als Entwurf speichern").click()
-    second.wait_for_selector("text=Entwurf gespeichert")
+    wait_saved(second)
     assert ScoreSheet.objects.get().entries["g1-bid"] == "250"
     for context, _page in desks:
         context.close()

@@ -218,19 +218,20 @@ def test_the_commands_write_and_read_a_backup(demo, tmp_path):
         call_command("restore", str(tmp_path / "missing.json"), stdout=text)
 
 
-def test_an_automatic_backup_follows_every_confirmed_sheet_and_seating_change(
+def test_an_automatic_backup_follows_every_change_drafts_included(
     seated, orga, settings, tmp_path, django_capture_on_commit_callbacks
 ):
     settings.BACKUP_DIR = tmp_path
     settings.BACKUP_KEEP = 2
     table = seated.round_set.get(number=1).tables.get(pk=first_three_table(seated))
     with django_capture_on_commit_callbacks(execute=True):
-        save_sheet(table, full_three_table(3), orga, expected_version=0)  # a draft: none
-    assert backup.list_backups(seated.slug) == []
+        save_sheet(table, full_three_table(3), orga, expected_version=0)  # a draft
+    drafted = backup.list_backups(seated.slug)
+    assert [s["status"] for s in json.loads(drafted[0].read_bytes())["sheets"]] == ["draft"]
     with django_capture_on_commit_callbacks(execute=True):
         save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
     newest = backup.list_backups(seated.slug)
-    assert len(newest) == 1
+    assert len(newest) == 2  # BACKUP_KEEP, all within ten minutes
     restored = json.loads(newest[0].read_bytes())
     assert [s["status"] for s in restored["sheets"]] == ["confirmed"]
     for seed in (1, 2):
@@ -303,10 +304,12 @@ def test_the_server_writes_backups_in_the_background_and_coalesces_a_burst(
     from .support import make_tournament, member
 
     settings.BACKUP_DIR = tmp_path
-    settings.BACKUP_IN_BACKGROUND = True
     settings.BACKUP_MIN_INTERVAL = 0
+    settings.BACKUP_AUTO = False  # the registrations ask for none
     t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
     member(t, orga)
+    settings.BACKUP_AUTO = True
+    settings.BACKUP_IN_BACKGROUND = True
     writer = backup.AutoBackups()
     for _ in range(5):  # five confirmations in a row
         writer.request(t.pk)
@@ -435,3 +438,125 @@ def test_the_backup_carries_the_tables_phones_and_the_cups(demo):
     assert list(cup.tournaments.all()) == [restored] and cup.best == 2
     entry = TableEntry.objects.get(table__round__tournament=restored)
     assert (entry.table.round.number, entry.table.number) == (3, table.number)
+
+
+# --- backups that keep up (issue 24) ---------------------------------------------------------
+
+
+def test_a_backup_from_the_last_ones_lines_is_byte_for_byte_a_full_backup(demo):
+    """The automatic backups encode only what changed since the last one; what they write is
+    exactly what a full backup writes, after corrections, new sheets, a new audit entry and a
+    re-plan that renumbers tables."""
+    from binokel_tournament.services.backup import DumpCache
+
+    orga = get_user_model().objects.get(username="orga")
+    cache = DumpCache()
+    assert backup_bytes(demo, cache=cache) == backup_bytes(demo)
+    assert cache.reused == 0 and cache.written > 0
+    assert backup_bytes(demo, cache=cache) == backup_bytes(demo)
+    assert cache.written == 0 and cache.reused > 0  # nothing changed: nothing encoded
+    confirmed = ScoreSheet.objects.filter(table__round__tournament=demo).first()
+    open_table = demo.round_set.get(number=3).tables.filter(kind="three").first()
+    save_sheet(open_table, full_three_table(), orga, expected_version=0)
+    corrected = dict(confirmed.entries, **{"written-total-c1": "17"})
+    save_sheet(confirmed.table, corrected, orga, expected_version=confirmed.version)
+    assert backup_bytes(demo, cache=cache) == backup_bytes(demo)
+    # two sheets and their audit entries encoded anew, everything else reused
+    assert 2 <= cache.written <= 6 and cache.reused > 20
+    replan_seating(demo.competitions.get(mode=Mode.PAIRS), seed=7, user=orga)
+    assert backup_bytes(demo, cache=cache) == backup_bytes(demo)
+
+
+def test_older_automatic_backups_are_thinned_not_all_kept(settings, tmp_path):
+    """The newest BACKUP_KEEP stay; of the older ones, the newest of every ten minutes."""
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_KEEP = 3
+    settings.BACKUP_THIN_MINUTES = 10
+    folder = tmp_path / "abend"
+    folder.mkdir()
+    # a backup every two minutes from 20:00 to 20:58
+    names = [f"abend-20261126-20{m:02d}00-000000.json" for m in range(0, 60, 2)]
+    for name in names:
+        (folder / name).write_text("{}")
+    removed = backup.prune("abend")
+    kept = sorted(p.name for p in folder.iterdir())
+    newest_three = names[-3:]
+    assert set(newest_three) <= set(kept)
+    # one per ten minutes before those: 20:08, 20:18, 20:28, 20:38, 20:48 (the slot of 20:50
+    # holds the newest three already)
+    assert sorted(set(kept) - set(newest_three)) == [
+        f"abend-20261126-20{m:02d}00-000000.json" for m in (8, 18, 28, 38, 48)
+    ]
+    assert len(removed) == len(names) - len(kept)
+
+
+def test_a_failed_backup_is_shown_on_the_desk_and_the_next_one_clears_it(
+    seated, orga, settings, tmp_path, client, monkeypatch
+):
+    settings.BACKUP_DIR = tmp_path / "stick"
+    settings.BACKUP_STATUS_DIR = tmp_path / "status"
+    client.force_login(orga)
+    page = client.get(f"/desk/{seated.slug}/").content.decode()
+    assert "Noch keine automatische Sicherung" in page
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(backup, "backup_bytes", full_disk)
+    with pytest.raises(OSError):
+        backup.write_auto_backup(seated.pk)
+    status = backup.backup_status(seated)
+    assert "No space left on device" in status.problem and status.last_at is None
+    page = client.get(f"/desk/{seated.slug}/").content.decode()
+    assert "Problem beim Sichern" in page and "No space left on device" in page
+    monkeypatch.undo()
+    assert backup.write_auto_backup(seated.pk) is not None
+    status = backup.backup_status(seated)
+    assert status.problem == "" and status.last_at is not None
+    assert status.age_seconds() is not None and 0 <= status.age_seconds() < 60
+    page = client.get(f"/desk/{seated.slug}/sicherung/").content.decode()
+    assert "Letzte automatische Sicherung vor" in page and "Problem" not in page
+
+
+def test_after_a_crash_the_tournaments_changed_since_their_last_backup_come_first(
+    seated, orga, settings, tmp_path
+):
+    """A change whose backup was never written (the server was killed before) is found at
+    the next start from the database itself, with or without the note the crash lost."""
+    settings.BACKUP_DIR = tmp_path
+    assert backup.changed_since_backup() == [seated.pk]  # seated, never backed up
+    backup.write_auto_backup(seated.pk)
+    assert backup.changed_since_backup() == []
+    table = seated.round_set.get(number=1).tables.get(pk=first_three_table(seated))
+    save_sheet(table, full_three_table(), orga, expected_version=0)  # a draft: audited
+    assert backup.changed_since_backup() == [seated.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_backup_process_starts_with_what_changed_before_a_crash(settings, tmp_path, orga):
+    """The server was killed after a save and before its backup, and its note is gone: the
+    backup writer, started again, backs that tournament up first."""
+    import shutil
+    import threading
+
+    from .support import make_tournament, member
+
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_AUTO = False  # nothing noted, nothing written before the "crash"
+    t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
+    member(t, orga)
+    shutil.rmtree(backup.pending_folder(), ignore_errors=True)
+    stop = threading.Event()
+    writer = threading.Thread(target=backup.backup_process_loop, args=(stop, 0.05))
+    writer.start()
+    try:
+        for _ in range(400):
+            if backup.list_backups(t.slug):
+                break
+            stop.wait(0.05)
+    finally:
+        stop.set()
+        writer.join(timeout=30)
+    newest = backup.list_backups(t.slug)
+    assert len(newest) == 1
+    assert len(json.loads(newest[0].read_bytes())["entrants"]) == 9

@@ -5,6 +5,7 @@ save, planning and re-planning."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -39,6 +40,8 @@ def two_fields():
 
 
 def queries(client, url: str) -> int:
+    """The queries of making the page (not of serving a kept public page)."""
+    cache.clear()
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(url)
     assert response.status_code == 200, url

@@ -1,0 +1,84 @@
+"""Public pages kept in the cache (see services.public_cache): a page is made once per change
+and language, and served to every phone that asks until the next change.
+
+A kept page must not carry one visitor's things to another: it is kept only for visitors
+without a login and without a message waiting for them, and the CSRF token of its language
+switch is a placeholder in the kept copy, replaced by each visitor's own token when served."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils import translation
+
+from ..services import public_cache
+
+PLACEHOLDER = "binokel-kept-page-csrf-token"
+FLAG = "binokel_kept_page"
+
+View = Callable[..., HttpResponse]
+
+
+def kept_page_csrf(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: a page that will be kept carries the placeholder token."""
+    return {"csrf_token": PLACEHOLDER} if getattr(request, FLAG, False) else {}
+
+
+def page_key(request: HttpRequest) -> str:
+    raw = "|".join(
+        (public_cache.generation(), translation.get_language() or "", request.get_full_path())
+    )
+    return "binokel:page:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def keepable(request: HttpRequest) -> bool:
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.user.is_authenticated
+        and len(messages.get_messages(request)) == 0
+    )
+
+
+def public_page(view: View) -> View:
+    """Serve the view's page from the cache while nothing it shows has changed."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not keepable(request):
+            return view(request, *args, **kwargs)
+        key = page_key(request)  # the generation is read before the page is made
+        kept = cache.get(key)
+        if kept is None:
+            setattr(request, FLAG, True)
+            response = view(request, *args, **kwargs)
+            if response.status_code == 200 and not response.streaming:
+                cache.set(
+                    key,
+                    (response.content, response["Content-Type"]),
+                    settings.PUBLIC_CACHE_SECONDS,
+                )
+                response["X-Binokel-Page"] = "made"
+            return _personal(request, response)
+        content, content_type = kept
+        response = HttpResponse(content, content_type=content_type)
+        response["X-Binokel-Page"] = "kept"
+        return _personal(request, response)
+
+    return wrapped
+
+
+def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The visitor's own CSRF token in place of the placeholder (and its cookie)."""
+    if not response.streaming and PLACEHOLDER.encode() in response.content:
+        response.content = response.content.replace(
+            PLACEHOLDER.encode(), get_token(request).encode()
+        )
+    return response

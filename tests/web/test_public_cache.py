@@ -1,0 +1,194 @@
+"""Public pages for a hall full of phones (issue 24): a page is made once per change and kept
+in the cache that all the server's workers share; it is never older than the last change it
+shows, never carries one visitor's token or message to another, and works the same with
+Redis."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from binokel_tournament.models import Mode
+from binokel_tournament.services import public_cache
+from binokel_tournament.services.results import save_sheet
+from tests.support import require
+
+from .sheets import full_three_table
+
+pytestmark = pytest.mark.django_db
+
+KEPT = "X-Binokel-Page"
+
+
+@pytest.fixture
+def evening(seated, orga):
+    table = seated.round_set.get(number=1).tables.filter(kind="three").order_by("number")[0]
+    return seated, table, orga
+
+
+def standings_url(t) -> str:
+    return reverse("public:standings", args=[t.slug, Mode.SINGLES])
+
+
+def page(response) -> str:
+    """The page without the visitor's CSRF token (each request has one of its own)."""
+    return re.sub(r"[A-Za-z0-9]{64}", "TOKEN", response.content.decode())
+
+
+def test_a_public_page_is_made_once_and_kept_until_what_it_shows_changes(client, evening):
+    t, table, orga = evening
+    url = standings_url(t)
+    save_sheet(table, full_three_table(3), orga, expected_version=0)  # the round starts
+    first = client.get(url)
+    assert first.status_code == 200 and first[KEPT] == "made"
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get(url)
+    assert again[KEPT] == "kept" and len(ctx.captured_queries) == 0
+    assert page(again) == page(first)
+    # a draft typed at the desk shows on no public page: the page stays kept
+    save_sheet(table, full_three_table(), orga, expected_version=1)
+    assert client.get(url)[KEPT] == "kept"
+    # the confirmation shows at once, on the very next request
+    save_sheet(table, full_three_table(), orga, expected_version=2, confirm=True)
+    after = client.get(url)
+    assert after[KEPT] == "made" and page(after) != page(first)
+    fresh = Client().get(url)  # what a page made from the database shows: the same
+    assert page(fresh) == page(after)
+    assert client.get(url)[KEPT] == "kept"
+
+
+def test_every_public_page_of_a_tournament_is_kept_and_renewed(client, evening):
+    t, table, orga = evening
+    urls = [
+        reverse("public:home"),
+        reverse("public:tournament", args=[t.slug]),
+        reverse("public:standings", args=[t.slug, Mode.SINGLES]),
+        reverse("public:beamer", args=[t.slug, Mode.SINGLES]),
+        reverse("public:where", args=[t.slug]) + "?q=1",
+        reverse("public:statistics", args=[t.slug]),
+        reverse("public:subrankings", args=[t.slug, Mode.SINGLES]),
+        reverse("public:prizes", args=[t.slug, Mode.SINGLES]),
+    ]
+    for url in urls:
+        assert client.get(url)[KEPT] == "made", url
+        assert client.get(url)[KEPT] == "kept", url
+    t.name = "Neuer Name"
+    t.save()  # a setting the pages show
+    for url in urls:
+        response = client.get(url)
+        assert response[KEPT] == "made", url
+        if url in urls[:4]:  # the pages that name the tournament
+            assert "Neuer Name" in response.content.decode(), url
+
+
+def test_a_kept_page_carries_each_visitors_own_csrf_token(evening):
+    t, _table, _orga = evening
+    url = standings_url(t)
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    assert first.get(url)[KEPT] == "made"
+    page = second.get(url)
+    assert page[KEPT] == "kept"
+    html = page.content.decode()
+    assert "binokel-kept-page-csrf-token" not in html
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
+    assert token in html.split('hx-headers=')[1][:200]  # htmx sends the same token
+    switched = second.post(
+        reverse("set_language"), {"language": "en", "next": url, "csrfmiddlewaretoken": token}
+    )
+    assert switched.status_code == 302  # the visitor's own token: accepted
+    english = second.get(url)
+    assert english[KEPT] == "made" and '<html lang="en">' in english.content.decode()
+    assert '<html lang="de">' in first.get(url).content.decode()  # one kept page per language
+
+
+def test_organisers_and_visitors_with_a_message_get_a_page_of_their_own(client, evening, orga):
+    t, _table, _orga = evening
+    url = standings_url(t)
+    client.get(url)
+    client.force_login(orga)
+    response = client.get(url)
+    assert KEPT not in response and "Abmelden (orga)" in response.content.decode()
+
+
+def test_a_change_after_the_generation_was_read_leaves_no_old_page_behind(client, evening):
+    """The generation is read before the page is made: a page made from the old state is
+    kept under the old generation, which nobody reads after the change."""
+    t, table, orga = evening
+    url = standings_url(t)
+    old = public_cache.generation()
+    save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
+    assert public_cache.generation() != old
+    assert client.get(url)[KEPT] == "made"
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The cache of a bigger hall: Redis on the test machine, database 15 (only that one is
+    emptied)."""
+    try:
+        import redis
+
+        server = redis.Redis.from_url("redis://127.0.0.1:6379/15", socket_connect_timeout=2)
+        server.ping()
+    except Exception as exc:  # noqa: BLE001 - any failure means: no Redis here
+        require(False, f"no Redis server on 127.0.0.1:6379 ({exc})")
+    server.flushdb()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/15",
+            "KEY_PREFIX": "binokel-test",
+        }
+    }
+    yield server
+    server.flushdb()
+
+
+def test_with_redis_the_pages_are_kept_and_renewed_the_same_way(client, evening, redis_cache):
+    t, table, orga = evening
+    url = standings_url(t)
+    assert client.get(url)[KEPT] == "made"
+    assert client.get(url)[KEPT] == "kept"
+    assert any(b"binokel:page:" in key for key in redis_cache.keys("*"))
+    save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
+    assert client.get(url)[KEPT] == "made"
+    assert cache.get(public_cache.GENERATION_KEY) is not None
+
+
+@pytest.mark.parametrize(
+    ("variable", "backend"),
+    [
+        ("", "FileBasedCache"),
+        ("CACHE_URL=redis://127.0.0.1:6379/15", "RedisCache"),
+        ("REDIS_URL=redis://127.0.0.1:6379/15", "RedisCache"),
+    ],
+)
+def test_the_cache_is_chosen_by_the_environment(variable, backend, tmp_path):
+    import os
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CACHE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")
+    }
+    env.update(DATA_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="binokel_tournament.settings")
+    if variable:
+        name, value = variable.split("=", 1)
+        env[name] = value
+    done = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; print(settings.CACHES)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert backend in done.stdout
