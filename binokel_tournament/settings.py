@@ -210,6 +210,7 @@ AXES_VERBOSE = False
 # pages): a folder in the data folder, no extra service on the laptop; Redis when CACHE_URL or
 # REDIS_URL names one (redis://127.0.0.1:6379/0, a bigger hall or several servers).
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+CACHES: dict[str, dict[str, object]]
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {

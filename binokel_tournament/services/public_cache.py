@@ -15,7 +15,9 @@ What changes the generation:
 - every saved or deleted object of this app that public pages show (model signals), except the
   score sheets and their games: a draft typed at the desk changes no public page, so a sheet
   counts when it is or was counted (confirmed, or confirmed at the table) -- the sheet's one
-  writer says so (:func:`sheet_changed`);
+  writer says so (:func:`sheet_changed`), and only for the pages that show results of its
+  tournament and competition (a confirmation in the Einzel makes the Einzel standings anew,
+  not the Paare standings);
 - every audited change that is not a sheet's (bulk changes write no model signals, but they
   are audited: a registration batch, a seating, new start numbers);
 - the start of the hall server (a change whose process was killed between its commit and its
@@ -45,38 +47,62 @@ NOT_SHOWN = {
     "Game",
     "PartyResult",
 }
+# Scopes of the results: a counted sheet of competition C of tournament T changes the pages of
+# every cup ("sheets"), of T and of C. Everything else changes the generation of all pages.
+SHEETS = "sheets"
 
 
-def generation() -> str:
-    """The current generation (made on first use)."""
-    value = cache.get(GENERATION_KEY)
-    if value is None:
-        value = uuid.uuid4().hex
-        if not cache.add(GENERATION_KEY, value, None):  # another worker was first
-            value = cache.get(GENERATION_KEY) or value
-    return str(value)
+def tournament_scope(slug: str) -> str:
+    return f"t:{slug}"
 
 
-def changed() -> None:
-    """Every public page made so far is out of date: now, and again once the current
-    transaction has committed (a page made between the two from the state before the commit
-    is then out of date too; a transaction that never commits, as in the tests, still
-    shows)."""
-    _new_generation()
+def competition_scope(slug: str, mode: str) -> str:
+    return f"c:{slug}:{mode}"
+
+
+def _key(scope: str) -> str:
+    return f"{GENERATION_KEY}:{scope}" if scope else GENERATION_KEY
+
+
+def generation(*scopes: str) -> str:
+    """The current generation of pages that show these scopes (and everything else); each
+    part is made on first use."""
+    keys = [_key(scope) for scope in ("", *scopes)]
+    found = cache.get_many(keys)
+    parts = []
+    for key in keys:
+        value = found.get(key)
+        if value is None:
+            value = uuid.uuid4().hex
+            if not cache.add(key, value, None):  # another worker was first
+                value = cache.get(key) or value
+        parts.append(str(value))
+    return ".".join(parts)
+
+
+def changed(*scopes: str) -> None:
+    """Every public page made so far that shows these scopes (no scope: every page) is out of
+    date: now, and again once the current transaction has committed (a page made between the
+    two from the state before the commit is then out of date too; a transaction that never
+    commits, as in the tests, still shows)."""
+    keys = [_key(scope) for scope in scopes] or [_key("")]
+
+    def renew() -> None:
+        cache.set_many({key: uuid.uuid4().hex for key in keys}, None)
+
+    renew()
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(_new_generation)
+        transaction.on_commit(renew)
 
 
-def _new_generation() -> None:
-    cache.set(GENERATION_KEY, uuid.uuid4().hex, None)
-
-
-def sheet_changed(status_before: str | None, status_after: str) -> None:
+def sheet_changed(
+    tournament_slug: str, mode: str, status_before: str | None, status_after: str
+) -> None:
     """A score sheet was stored: public pages count it when it is or was not a draft."""
     from ..models import SheetStatus
 
     if status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT:
-        changed()
+        changed(SHEETS, tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
 
 
 def audited(action: str) -> None:

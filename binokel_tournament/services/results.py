@@ -461,7 +461,9 @@ def commit_sheet(
         table.round.tournament, author, action, sheet, before, {**after, "version": sheet.version}
     )
     was = before.get("status") if isinstance(before, dict) else None
-    public_cache.sheet_changed(was, sheet.status)
+    public_cache.sheet_changed(
+        table.round.tournament.slug, table.competition.mode, was, sheet.status
+    )
 
 
 def unresolved_paper(sheet: ScoreSheet) -> list[int]:

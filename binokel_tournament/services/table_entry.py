@@ -446,7 +446,9 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None], version: int |
         if sheet.status == SheetStatus.DRAFT:
             sheet.status = SheetStatus.TABLE
             sheet.save(update_fields=["status", "updated_at"])
-            public_cache.sheet_changed(SheetStatus.DRAFT, sheet.status)
+            public_cache.sheet_changed(
+                tournament.slug, table.competition.mode, SheetStatus.DRAFT, sheet.status
+            )
         log_action(tournament, None, "sheet.table_confirm", sheet, None, {"numbers": expected})
         schedule_backup(tournament)
 

@@ -8,6 +8,7 @@ switch is a placeholder in the kept copy, replaced by each visitor's own token w
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -32,9 +33,34 @@ def kept_page_csrf(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_token": PLACEHOLDER} if getattr(request, FLAG, False) else {}
 
 
-def page_key(request: HttpRequest) -> str:
+Scopes = Callable[..., tuple[str, ...]]
+
+
+def results_of_tournament(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
+    """A page that shows results of the whole tournament (beamer total, statistics, ...)."""
+    return (public_cache.tournament_scope(slug),)
+
+
+def results_of_competition(slug: str = "", mode: str = "", **kwargs: Any) -> tuple[str, ...]:
+    """A page that shows the results of one competition (its standings)."""
+    return (public_cache.competition_scope(slug, mode),)
+
+
+def results_of_cups(**kwargs: Any) -> tuple[str, ...]:
+    return (public_cache.SHEETS,)
+
+
+def no_results(**kwargs: Any) -> tuple[str, ...]:
+    return ()
+
+
+def page_key(request: HttpRequest, scopes: tuple[str, ...]) -> str:
     raw = "|".join(
-        (public_cache.generation(), translation.get_language() or "", request.get_full_path())
+        (
+            public_cache.generation(*scopes),
+            translation.get_language() or "",
+            request.get_full_path(),
+        )
     )
     return "binokel:page:" + hashlib.sha256(raw.encode()).hexdigest()
 
@@ -47,32 +73,61 @@ def keepable(request: HttpRequest) -> bool:
     )
 
 
-def public_page(view: View) -> View:
-    """Serve the view's page from the cache while nothing it shows has changed."""
+# While one worker makes a page, the others wait for it rather than make it too (a hall of
+# phones asks for the standings the moment a result changes them), at most this long.
+WAIT_SECONDS = 10.0
 
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not keepable(request):
-            return view(request, *args, **kwargs)
-        key = page_key(request)  # the generation is read before the page is made
-        kept = cache.get(key)
-        if kept is None:
-            setattr(request, FLAG, True)
-            response = view(request, *args, **kwargs)
-            if response.status_code == 200 and not response.streaming:
-                cache.set(
-                    key,
-                    (response.content, response["Content-Type"]),
-                    settings.PUBLIC_CACHE_SECONDS,
-                )
-                response["X-Binokel-Page"] = "made"
+
+def public_page(scopes: Scopes) -> Callable[[View], View]:
+    """Serve the view's page from the cache while nothing it shows has changed; ``scopes``
+    (of the view's URL arguments) says which results it shows (see services.public_cache)."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not keepable(request):
+                return view(request, *args, **kwargs)
+            key = page_key(request, scopes(**kwargs))  # read before the page is made
+            kept = cache.get(key) or _made_elsewhere(key)
+            if kept is None:
+                setattr(request, FLAG, True)
+                try:
+                    response = view(request, *args, **kwargs)
+                    if response.status_code == 200 and not response.streaming:
+                        cache.set(
+                            key,
+                            (response.content, response["Content-Type"]),
+                            settings.PUBLIC_CACHE_SECONDS,
+                        )
+                        response["X-Binokel-Page"] = "made"
+                finally:
+                    cache.delete(key + ":making")
+                return _personal(request, response)
+            content, content_type = kept
+            response = HttpResponse(content, content_type=content_type)
+            response["X-Binokel-Page"] = "kept"
             return _personal(request, response)
-        content, content_type = kept
-        response = HttpResponse(content, content_type=content_type)
-        response["X-Binokel-Page"] = "kept"
-        return _personal(request, response)
 
-    return wrapped
+        return wrapped
+
+    return decorate
+
+
+def _made_elsewhere(key: str) -> tuple[bytes, str] | None:
+    """None when this request is to make the page (nobody else is making it, or the other
+    took too long); otherwise the page the other request made meanwhile."""
+    if cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+        return None
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        kept = cache.get(key)
+        if kept is not None:
+            return kept
+        if cache.get(key + ":making") is None:  # the other gave up (an error): make it here
+            break
+    cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1)
+    return None
 
 
 def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:

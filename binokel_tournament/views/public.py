@@ -12,7 +12,12 @@ from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..services.standings import compute_standings
 from ..services.subrankings import sub_rankings
 from ..tables import standings_table
-from .cached import public_page
+from .cached import (
+    no_results,
+    public_page,
+    results_of_competition,
+    results_of_tournament,
+)
 from .common import after_round_param, get_competition, get_tournament
 
 BEAMER_SECONDS = 15  # one screen of the beamer, before the next page (or a reload)
@@ -25,13 +30,13 @@ def _public_tournament(slug: str) -> Tournament:
     return tournament
 
 
-@public_page
+@public_page(no_results)
 def home(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.filter(public_pages=True)
     return render(request, "public/home.html", {"tournaments": tournaments})
 
 
-@public_page
+@public_page(results_of_tournament)
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     t = _public_tournament(slug)
     return render(
@@ -39,7 +44,7 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@public_page
+@public_page(results_of_competition)
 def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -56,7 +61,7 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
-@public_page
+@public_page(results_of_tournament)
 def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -75,7 +80,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
-@public_page
+@public_page(results_of_tournament)
 def where(request: HttpRequest, slug: str) -> HttpResponse:
     t = _public_tournament(slug)
     query = request.GET.get("q", "")
@@ -87,7 +92,7 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@public_page
+@public_page(results_of_competition)
 def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     """The beamer during the prize giving: who chooses next, what is still there, who took
     what (reloads every few seconds)."""
@@ -105,7 +110,7 @@ def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
-@public_page
+@public_page(results_of_competition)
 def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -120,7 +125,7 @@ def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse
     )
 
 
-@public_page
+@public_page(results_of_tournament)
 def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The evening in figures for the beamer between rounds (reloads every 30 s)."""
     from .charity import statistics_context

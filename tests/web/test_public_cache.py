@@ -99,7 +99,7 @@ def test_a_kept_page_carries_each_visitors_own_csrf_token(evening):
     html = page.content.decode()
     assert "binokel-kept-page-csrf-token" not in html
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
-    assert token in html.split('hx-headers=')[1][:200]  # htmx sends the same token
+    assert token in html.split("hx-headers=")[1][:200]  # htmx sends the same token
     switched = second.post(
         reverse("set_language"), {"language": "en", "next": url, "csrfmiddlewaretoken": token}
     )
@@ -123,10 +123,29 @@ def test_a_change_after_the_generation_was_read_leaves_no_old_page_behind(client
     kept under the old generation, which nobody reads after the change."""
     t, table, orga = evening
     url = standings_url(t)
-    old = public_cache.generation()
+    scope = public_cache.competition_scope(t.slug, Mode.SINGLES)
+    old = public_cache.generation(scope)
     save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
-    assert public_cache.generation() != old
+    assert public_cache.generation(scope) != old
     assert client.get(url)[KEPT] == "made"
+
+
+def test_a_result_renews_the_pages_that_show_it_and_only_those(client, evening):
+    """A confirmed Einzel sheet: the Einzel standings and the tournament's pages are made
+    anew; the Paare standings and the list of tournaments stay kept."""
+    t, table, orga = evening
+    save_sheet(table, full_three_table(3), orga, expected_version=0)  # the round starts
+    renewed = [
+        standings_url(t),
+        reverse("public:beamer", args=[t.slug, Mode.PAIRS]),  # the evening's total
+        reverse("public:statistics", args=[t.slug]),
+    ]
+    kept = [reverse("public:standings", args=[t.slug, Mode.PAIRS]), reverse("public:home")]
+    for url in renewed + kept:
+        client.get(url)
+    save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
+    assert [client.get(url)[KEPT] for url in renewed] == ["made"] * len(renewed)
+    assert [client.get(url)[KEPT] for url in kept] == ["kept"] * len(kept)
 
 
 @pytest.fixture
@@ -192,3 +211,23 @@ def test_the_cache_is_chosen_by_the_environment(variable, backend, tmp_path):
         check=True,
     )
     assert backend in done.stdout
+
+
+def test_while_one_request_makes_a_page_the_others_wait_for_it():
+    """A hall of phones asks the moment a result changes the standings: one request makes
+    the page, the others take it when it is there (and make it themselves when the first
+    gave up)."""
+    import threading
+
+    from binokel_tournament.views import cached
+
+    key = "binokel:page:test-waiting"
+    assert cached._made_elsewhere(key) is None  # nobody making it: this request makes it
+    page = (b"<html>made once</html>", "text/html")
+    threading.Timer(0.1, lambda: cache.set(key, page)).start()
+    assert cached._made_elsewhere(key) == page  # the second request waited for the first
+    cache.delete(key)
+    cache.delete(key + ":making")
+    cache.add(key + ":making", 1)
+    threading.Timer(0.1, lambda: cache.delete(key + ":making")).start()
+    assert cached._made_elsewhere(key) is None  # the first gave up: the second makes it

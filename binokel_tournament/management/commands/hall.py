@@ -21,7 +21,7 @@ from django.db import connections
 from django.utils.translation import gettext as _
 
 from ...models import Membership, Role
-from ...services import backup
+from ...services import backup, public_cache
 from ...services.demo import DEMO_PASSWORD
 from ...services.warmup import warm_up
 from ..common import ensure_database
@@ -110,6 +110,9 @@ class Command(BaseCommand):
         if opts["check"]:
             return
         warm_up()  # once here, inherited by every worker process
+        # a change whose process was killed between its commit and its note to the cache
+        # must not leave an old public page behind
+        public_cache.changed()
         connections.close_all()  # the workers open their own
         writer = self._start_backup_process()
         try:

@@ -1,0 +1,206 @@
+"""A hall full of phones: N phones (default 300) poll the public standings and the beamer page
+every 15 s for a bounded time against the hall server (`manage.py hall`, gunicorn on loopback)
+at 999 Einzel entrants and 150 pairs (`manage.py demo --entrants 999 --pairs 150`, round 3
+open), while desks save and confirm round-3 score sheets. Each phone alternates between the
+standings and the beamer of its competition (one in four plays in the Paare). Prints the
+latency of the phones' requests (p50, p95, max), errors, how many pages were served kept and how
+many were made, the desks' saves, and the hall server's CPU share.
+
+Target (issue 24): p95 <= 300 ms and 0 errors with 300 phones and 10 desks.
+
+Run:  .venv/bin/python benchmarks/phones.py --phones 300
+      DATABASE_URL=postgres://postgres@127.0.0.1:5432/binokel_phones \\
+          .venv/bin/python benchmarks/phones.py --phones 300
+(the PostgreSQL database is dropped and created anew; SQLite uses a fresh file)."""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import statistics
+import tempfile
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import _machine as machine
+import load
+import requests
+
+from tests import hall_server
+
+SETUP = """
+import json, random
+from django.contrib.auth import get_user_model
+from binokel_tournament.models import Membership, Role, Table, TableKind, Tournament
+from binokel_tournament.services.results import load_table
+from binokel_tournament.services.simulation import simulated_entries
+t = Tournament.objects.get(slug={slug!r})
+User = get_user_model()
+for d in range({desks}):
+    user = User(username=f"desk{{d + 1}}")
+    user.set_password({password!r})
+    user.save()
+    Membership.objects.create(tournament=t, user=user, role=Role.ORGANISER)
+rules = t.rules()
+tables = {{}}
+open_tables = Table.objects.filter(round__tournament=t, round__number=3, kind=TableKind.THREE)
+for table in open_tables.order_by("number")[: {tables}]:
+    table = load_table(table.pk)
+    tables[table.pk] = [simulated_entries(table, random.Random(f"{{table.pk}}-{{v}}"), rules)
+                        for v in range(2)]
+print(json.dumps({{"slug": t.slug, "tables": tables}}))
+"""
+
+
+class Phones:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latencies: list[float] = []
+        self.pages: Counter[str] = Counter()
+        self.errors: list[str] = []
+
+
+def poll(session: requests.Session, url: str, phones: Phones) -> None:
+    start = time.perf_counter()
+    try:
+        reply = session.get(url, timeout=30)
+        took = time.perf_counter() - start
+        ok = reply.status_code == 200
+        kind = reply.headers.get("X-Binokel-Page", "not kept")
+        problem = "" if ok else f"HTTP {reply.status_code} {url}"
+    except requests.RequestException as exc:
+        took, kind, problem = time.perf_counter() - start, "error", f"{url}: {exc!r}"[:200]
+    with phones.lock:
+        phones.latencies.append(took)
+        phones.pages[kind] += 1
+        if problem:
+            phones.errors.append(problem)
+
+
+def run_phones(base: str, slug: str, count: int, seconds: float, every: float) -> Phones:
+    """Each phone polls at its own offset within the interval, alternating its competition's
+    standings and beamer page."""
+    phones = Phones()
+    sessions = [requests.Session() for _ in range(count)]
+    pages = []
+    for number in range(count):
+        mode = "pairs" if number % 4 == 3 else "singles"
+        pages.append((f"{base}/t/{slug}/rangliste/{mode}/", f"{base}/t/{slug}/beamer/{mode}/"))
+    start = time.monotonic()
+    due = [(start + every * number / count, number, 0) for number in range(count)]
+    heapq.heapify(due)
+    with ThreadPoolExecutor(max_workers=min(count, 96)) as pool:
+        while due:
+            at, number, polls = heapq.heappop(due)
+            if at - start >= seconds:
+                continue
+            wait = at - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            pool.submit(poll, sessions[number], pages[number][polls % 2], phones)
+            heapq.heappush(due, (at + every, number, polls + 1))
+    return phones
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, default=300)
+    parser.add_argument("--every", type=float, default=15.0, help="seconds between two polls")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--desks", type=int, default=10)
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a save")
+    parser.add_argument("--entrants", type=int, default=999)
+    parser.add_argument("--pairs", type=int, default=150)
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="binokel-phones-"))
+    url = os.environ.get("DATABASE_URL") or hall_server.sqlite_database(folder)
+    if url.startswith("postgres"):
+        load.fresh_postgres(url)
+    env = hall_server.server_env(url, folder)
+    slug = "phones"
+    started = time.perf_counter()
+    hall_server.manage(env, "migrate", "--noinput", "-v0")
+    hall_server.manage(
+        env, "demo", "--entrants", str(args.entrants), "--pairs", str(args.pairs), "--slug", slug
+    )
+    setup = SETUP.format(slug=slug, desks=args.desks, password=hall_server.PASSWORD, tables=120)
+    data = json.loads(hall_server.manage(env, "shell", "-c", setup).splitlines()[-1])
+    variants = data["tables"]
+    (folder / "pw").write_text(hall_server.PASSWORD)  # the demo accounts get a real password
+    hall_server.manage(env, "hall", "--check", "--noinput", "--password-file", str(folder / "pw"))
+    print(
+        f"database: {'PostgreSQL' if url.startswith('postgres') else 'SQLite (WAL)'}; "
+        f"{args.entrants} Einzel + {args.pairs} pairs (built in "
+        f"{time.perf_counter() - started:.0f} s); {args.phones} phones every {args.every:g} s "
+        f"for {args.seconds:g} s; {args.desks} desks saving round-3 sheets (think time "
+        f"{args.think:g} s); {machine.describe()}",
+        flush=True,
+    )
+    desk_stats = load.Stats()
+    with hall_server.running(env) as server:
+        desks = [hall_server.Desk(server.url, f"desk{d + 1}") for d in range(args.desks)]
+        table_ids = [int(t) for t in variants]
+        share = [table_ids[d :: args.desks] for d in range(args.desks)]
+        # every page once before the clock starts (the server's first requests)
+        for mode in ("singles", "pairs"):
+            for page in ("rangliste", "beamer"):
+                requests.get(f"{server.url}/t/{slug}/{page}/{mode}/", timeout=60)
+        cpu_before = hall_server.server_cpu_seconds(server)
+        start = time.monotonic()
+        deadline = start + args.seconds
+        threads = [
+            threading.Thread(
+                target=load.desk_run,
+                args=(desks[d], slug, share[d], variants, desk_stats, deadline, d + 1, args.think),
+            )
+            for d in range(args.desks)
+        ]
+        for thread in threads:
+            thread.start()
+        phones = run_phones(server.url, slug, args.phones, args.seconds, args.every)
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - start
+        cpu = hall_server.server_cpu_seconds(server) - cpu_before
+    ms = [x * 1000 for x in phones.latencies]
+    desk_ms = [x * 1000 for x in desk_stats.latencies]
+    confirmed = desk_stats.statuses.get(302, 0)
+    print(
+        f"phones: {len(ms)} requests in {elapsed:.1f} s = {len(ms) / elapsed:.1f}/s; latency "
+        f"p50 {statistics.median(ms) if ms else float('nan'):.0f} ms, "
+        f"p95 {percentile(ms, 0.95):.0f} ms, max {max(ms) if ms else float('nan'):.0f} ms; "
+        f"errors: {len(phones.errors)}; pages kept: {phones.pages['kept']}, made: "
+        f"{phones.pages['made']}"
+    )
+    for line in phones.errors[:10]:
+        print("  " + line)
+    print(
+        f"desks: {len(desk_ms)} saves ({confirmed} acknowledged); latency "
+        f"p50 {statistics.median(desk_ms) if desk_ms else float('nan'):.0f} ms, "
+        f"p95 {percentile(desk_ms, 0.95):.0f} ms; errors: {len(desk_stats.errors)}"
+    )
+    for line in desk_stats.errors[:5]:
+        print("  " + line)
+    cores = os.cpu_count() or 1
+    print(
+        f"hall server CPU: {cpu:.1f} s in {elapsed:.1f} s = {100 * cpu / elapsed / cores:.0f} % "
+        f"of {cores} cores; {machine.describe()}"
+    )
+    p95 = percentile(ms, 0.95)
+    verdict = "met" if p95 <= 300 and not phones.errors else "MISSED"
+    print(f"target (p95 <= 300 ms, 0 errors): {verdict}")
+
+
+if __name__ == "__main__":
+    main()
