@@ -145,3 +145,70 @@ def test_killing_the_server_during_saves_loses_no_acknowledged_save(tmp_path):
             assert stored["entries"] == digest  # the last acknowledged save is what is stored
         else:  # a later save committed whose reply the kill swallowed: one that was sent
             assert stored["entries"] in ledger.sent[table]
+
+
+def test_after_a_crash_the_backup_of_the_state_before_it_comes_first(tmp_path):
+    """A save whose backup was never written when the server was killed (here: the first
+    server writes none at all, so no note of it exists either): the restarted hall finds the
+    change in the database and backs that state up at once (issue 24)."""
+    folder = tmp_path
+    if connection.vendor == "postgresql":
+        settings_dict = connection.settings_dict
+        url = (
+            f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:"
+            f"{settings_dict['PORT']}/{settings_dict['NAME']}"
+        )
+    else:
+        url = hall_server.sqlite_database(folder)
+    env = hall_server.server_env(url, folder, BACKUP_AUTO="0")
+    if connection.vendor != "postgresql":
+        hall_server.manage(env, "migrate", "--noinput", "-v0")
+    hall_server.manage(env, "demo", "--singles", "9", "--pairs", "0", "--scored-rounds", "0")
+    (folder / "pw").write_text(hall_server.PASSWORD)
+    hall_server.manage(env, "hall", "--check", "--noinput", "--password-file", str(folder / "pw"))
+    sheet = json.loads(
+        hall_server.manage(
+            env,
+            "shell",
+            "-c",
+            "import json,random;from binokel_tournament.models import Table;"
+            "from binokel_tournament.services.simulation import simulated_entries;"
+            "from binokel_tournament.services.results import load_table;"
+            "x=load_table(Table.objects.filter(round__number=1,kind='three')[0].pk);"
+            "r=x.round.tournament.rules();"
+            "print(json.dumps({'slug':x.round.tournament.slug,'table':x.pk,'number':x.number,"
+            "'entries':simulated_entries(x,random.Random(1),r)}))",
+        ).splitlines()[-1]
+    )
+    slug, path = sheet["slug"], f"/desk/{sheet['slug']}/zettel/{sheet['table']}/"
+    marker = folder / "backups" / slug / ".latest"
+
+    def newest_backup() -> float:
+        try:
+            return float(marker.read_text())
+        except (OSError, ValueError):
+            return 0.0
+
+    port = hall_server.free_port()
+    server = hall_server.start(env, port, workers=2)
+    try:
+        desk = hall_server.Desk(server.url, "orga")
+        version, token = desk.open_sheet(path)
+        reply = desk.save(path, sheet["entries"], version, token, confirm=False)
+        assert reply.status_code == 302
+        saved_at = time.time()
+    finally:
+        server.kill()
+    assert newest_backup() == 0.0 and not (folder / "backups" / ".pending").exists()
+    server = hall_server.start({**env, "BACKUP_AUTO": "1"}, port, workers=2)
+    try:
+        deadline = time.monotonic() + 60
+        while newest_backup() < saved_at and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        server.stop()
+    assert newest_backup() >= saved_at, "no backup of the state before the crash"
+    newest = sorted((folder / "backups" / slug).glob(f"{slug}-*.json"))[-1]
+    document = json.loads(newest.read_text())
+    stored = [s for s in document["sheets"] if s["table"] == [1, sheet["number"]]]
+    assert stored and stored[0]["version"] == version + 1
