@@ -151,7 +151,8 @@ def statements(tournament: Tournament, mode: str | None = None) -> list[EntrantS
     """One statement per entrant (by start number): Startgeld, lost games and donation, what
     is paid. A withdrawn entrant who never played owes nothing and is not listed."""
     accounts = Accounts.of(tournament)
-    entrants = tournament.entrants.select_related("competition").order_by("start_number")
+    # the two competitions once, shared by every entrant (not a copy joined into each row)
+    entrants = tournament.entrants.prefetch_related("competition").order_by("start_number")
     if mode:
         entrants = entrants.filter(competition__mode=mode)
     out = []

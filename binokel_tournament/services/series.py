@@ -214,11 +214,15 @@ def register_rows(query: str = "", limit: int = 200) -> list[tuple[Player, int]]
     if query.strip():
         q = query.strip()[:60]
         players = players.filter(Q(name__icontains=q) | Q(club__icontains=q))
-    out = []
-    for p in players.order_by("name", "club", "id")[:limit]:
-        count = Entrant.objects.filter(Q(player=p) | Q(partner_player=p)).count()
-        out.append((p, count))
-    return out
+    shown = list(players.order_by("name", "club", "id")[:limit])
+    ids = {p.pk for p in shown}
+    # every entry of the players shown, in one query (an entry counts once, as player or
+    # partner or both)
+    counts: Counter[int] = Counter()
+    linked = Entrant.objects.filter(Q(player__in=ids) | Q(partner_player__in=ids)).order_by()
+    for player, partner in linked.values_list("player_id", "partner_player_id"):
+        counts.update({player, partner} & ids)
+    return [(p, counts[p.pk]) for p in shown]
 
 
 # --- series ----------------------------------------------------------------------------------

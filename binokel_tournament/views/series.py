@@ -14,6 +14,7 @@ from ..models import Entrant, Player, Series
 from ..services import series as service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.errors import DeskError
+from .cached import public_page, results_of_cups
 from .common import desk_tournament, plain_int
 
 
@@ -84,9 +85,7 @@ def player_links(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(f"{request.path}#e{entrant.start_number}")
     rows = []
     index = service.RegisterIndex()
-    for e in t.entrants.select_related("player", "partner_player", "competition").order_by(
-        "start_number"
-    ):
+    for e in t.entrants.select_related("player", "partner_player").order_by("start_number"):
         people = [(False, e.name, e.player)]
         if e.partner:
             people.append((True, e.partner, e.partner_player))
@@ -190,6 +189,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@public_page(results_of_cups)
 def public_series(request: HttpRequest, slug: str) -> HttpResponse:
     """A series for everyone, when all its tournaments have public pages; players without
     consent are not named."""
