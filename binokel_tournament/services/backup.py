@@ -39,7 +39,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -1203,20 +1203,34 @@ def mark_pending(tournament_id: int, since: float) -> None:
     write_atomically(pending_folder() / str(tournament_id), repr(since).encode(), durable=False)
 
 
-def backup_process_loop(stop: threading.Event, poll: float = 0.5) -> None:
+def backup_process_loop(
+    stop: threading.Event, poll: float = 0.5, caught_up: Callable[[], object] | None = None
+) -> None:
     """Write the backups that the web workers noted, coalescing notes per tournament and
-    keeping BACKUP_MIN_INTERVAL between two backups of one tournament, until ``stop``."""
+    keeping BACKUP_MIN_INTERVAL between two backups of one tournament, until ``stop``. First,
+    after a crash, the tournaments changed since their newest backup; ``caught_up`` is called
+    once those are written (the hall lowers the writer's priority then: right after a restart
+    the desks and phones come back at once, and the backup of the state before the crash must
+    not wait for them)."""
     from django.db import connections
 
     last: dict[int, float] = {}
     interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
-    try:  # after a crash: first the tournaments changed since their newest backup
+    try:
         for tournament_id in changed_since_backup():
-            mark_pending(tournament_id, time.time())
+            started = time.time()
+            try:
+                write_auto_backup(tournament_id, started)
+            except Exception:  # noted for the desk; the loop below tries again
+                logger.exception("automatic backup of tournament %s failed", tournament_id)
+                mark_pending(tournament_id, started)
+            last[tournament_id] = time.monotonic()
     except Exception:
         logger.exception("could not look for changes since the last backups")
     finally:
         connections.close_all()
+    if caught_up is not None:
+        caught_up()
     while not stop.is_set():
         folder = pending_folder()
         notes = sorted(folder.iterdir()) if folder.is_dir() else []

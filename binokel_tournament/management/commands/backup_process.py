@@ -12,8 +12,9 @@ from ...services.backup import backup_process_loop
 
 class Command(BaseCommand):
     help = (
-        "The hall server's backup writer (started by `manage.py hall`): writes the automatic "
-        "backups the web workers ask for, at a lower CPU priority, until stopped."
+        "The hall server's backup writer (started by `manage.py hall`): first the backups of "
+        "what changed since the newest ones (after a crash), then, at a lower CPU priority, "
+        "the automatic backups the web workers ask for, until stopped."
     )
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -23,7 +24,8 @@ class Command(BaseCommand):
         parent = os.getppid()
         watcher = threading.Thread(target=self._watch, args=(parent, stop), daemon=True)
         watcher.start()
-        backup_process_loop(stop)
+        # the backups of what changed before a crash at normal priority, then lower
+        backup_process_loop(stop, caught_up=lambda: os.nice(10))
 
     @staticmethod
     def _watch(parent: int, stop: threading.Event) -> None:

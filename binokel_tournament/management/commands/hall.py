@@ -125,10 +125,9 @@ class Command(BaseCommand):
         """The automatic backups are written by a process of their own at a lower priority;
         the web workers only leave it a note (services.backup)."""
         os.environ[backup.WORKER_ENV] = "1"
-        return subprocess.Popen(
+        return subprocess.Popen(  # it lowers its own priority once it has caught up
             [sys.executable, "-m", "django", "backup_process"],
             env={**os.environ, "DJANGO_SETTINGS_MODULE": "binokel_tournament.settings"},
-            preexec_fn=lambda: os.nice(10),  # noqa: PLW1509 - only lowers its own priority
         )
 
     def _replace_demo_passwords(self, password_file: str | None, interactive: bool) -> None:
