@@ -27,6 +27,19 @@ import load
 
 from tests import hall_server
 
+LAST_CHANGE = (
+    "from django.db.models import Max;"
+    "from binokel_tournament.models import AuditLog, ScoreSheet;"
+    "a = AuditLog.objects.filter(tournament__isnull=False).aggregate(m=Max('at'))['m'];"
+    "s = ScoreSheet.objects.aggregate(m=Max('updated_at'))['m'];"
+    "print(max(x.timestamp() for x in (a, s) if x is not None))"
+)
+
+
+def last_change(env: dict[str, str]) -> float:
+    """When the database last changed (what the backup of the state before a crash holds)."""
+    return float(hall_server.manage(env, "shell", "-c", LAST_CHANGE).split()[-1])
+
 
 def wait_for_backup(folder: Path, slug: str, holds: float, until: float) -> float | None:
     """The time at which a backup started after ``holds`` is there, None if not by ``until``."""
@@ -67,34 +80,56 @@ def main() -> None:
     port = hall_server.free_port()
     stats = load.Stats()
     results: list[float | None] = []
-    last_ack_before_kill = 0.0
+    changed_before_kill = 0.0
     restarted_at = 0.0
     for cycle in range(args.kills + 1):
         restarted_at = time.time()
-        server = hall_server.start(env, port, timeout=120)
         final = cycle == args.kills
         load_for = 30.0 if final else rng.uniform(5, 15)
+        # from the restart command on: when is the state before the crash backed up?
+        found: list[float | None] = []
+        watcher = threading.Thread(
+            target=lambda holds=changed_before_kill, until=restarted_at + 60, out=found: out.append(
+                wait_for_backup(folder, slug, holds, until)
+            )
+        )
+        watcher.start()
+        server = hall_server.start(env, port, timeout=120)
+        killed_at = time.time() + load_for  # load_for after the server answers
         desks = [hall_server.Desk(server.url, f"desk{d + 1}") for d in range(args.desks)]
         share = [table_ids[d :: args.desks] for d in range(args.desks)]
-        deadline = time.monotonic() + load_for
+        deadline = time.monotonic() + (killed_at - time.time())
         threads = [
             threading.Thread(
                 target=load.desk_run,
-                args=(desks[d], slug, share[d], variants, stats, deadline, d + 1, args.think),
+                # a number of its own in every cycle: what it saves differs from the cycle
+                # before (a save of the same values again changes nothing)
+                args=(
+                    desks[d],
+                    slug,
+                    share[d],
+                    variants,
+                    stats,
+                    deadline,
+                    100 * cycle + d + 1,
+                    args.think,
+                ),
             )
             for d in range(args.desks)
         ]
         for thread in threads:
             thread.start()
-        if cycle:  # does a backup of the state before the last crash appear before the next?
-            found = wait_for_backup(folder, slug, last_ack_before_kill, restarted_at + load_for)
-            results.append(None if found is None else found - restarted_at)
+        if cycle:  # was it backed up before the next kill?
+            watcher.join(timeout=max(0.0, killed_at - time.time()))
+            at = found[0] if found and found[0] is not None else None
+            results.append(None if at is None or at > killed_at else at - restarted_at)
             print(
                 f"restart {cycle}: backup of the state before the crash "
                 + (
-                    f"{found - restarted_at:.1f} s after the restart"
-                    if found is not None
-                    else f"NOT written within the {load_for:.1f} s before the next kill"
+                    f"{results[-1]:.1f} s after the restart command"
+                    if results[-1] is not None
+                    else f"NOT written within the {killed_at - restarted_at:.1f} s before the "
+                    "next kill"
                 ),
                 flush=True,
             )
@@ -107,8 +142,7 @@ def main() -> None:
             server.kill()
         for thread in threads:
             thread.join(timeout=60)
-        with stats.lock:
-            last_ack_before_kill = stats.ack_times[-1] if stats.ack_times else 0.0
+        changed_before_kill = last_change(env)
     written = [r for r in results if r is not None]
     print(
         f"kills: {args.kills}; a backup of the state before the crash was written after "

@@ -109,13 +109,16 @@ class Command(BaseCommand):
         self._print_addresses(addresses, host, port)
         if opts["check"]:
             return
-        warm_up()  # once here, inherited by every worker process
-        # a change whose process was killed between its commit and its note to the cache
-        # must not leave an old public page behind
-        public_cache.changed()
-        connections.close_all()  # the workers open their own
+        # first the backup writer: after a crash it backs up the state before it at once,
+        # while this process still prepares the workers
+        connections.close_all()
         writer = self._start_backup_process()
         try:
+            warm_up()  # once here, inherited by every worker process
+            # a change whose process was killed between its commit and its note to the cache
+            # must not leave an old public page behind
+            public_cache.changed()
+            connections.close_all()  # the workers open their own
             self._serve(host, port, opts["workers"], opts["threads"])
         finally:
             writer.terminate()
