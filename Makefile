@@ -1,13 +1,14 @@
 # Binokel tournament manager — the commands of the README:
 #   make run    set up .venv, migrate, load the demo tournament, serve http://127.0.0.1:8000/
 #   make test   install what the tests need (Python extras, Debian's chromium) and run them all
+#   make check  the quick tier before each commit: ruff, mypy and every test not marked slow
 #   make hall   the evening: serve the desk to the hall's network (gunicorn, DEBUG off)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run hall install install-test system-test-deps test lint demo bench load messages fixtures
+.PHONY: run hall install install-test system-test-deps test check lint demo bench load messages fixtures
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +48,11 @@ hall: install
 
 test: install-test
 	$(PY) -m pytest
+
+# Before each commit: lint, types and every test not marked slow (browser, hall server, other
+# processes, fuzzing, big fields: see the markers in pyproject.toml); CI runs everything.
+check: lint
+	$(PY) -m pytest -q -m "not slow and not browser"
 
 lint: install-test
 	$(VENV)/bin/ruff check .

@@ -13,7 +13,8 @@ from binokel_tournament.models import Entrant, Mode
 
 from .reading import pdf_pages, render_png
 
-pytestmark = pytest.mark.django_db
+# slow: PDFs rendered to pictures and read back (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 GERMAN = "Äöü ß – Straßer Wößner Zügel Käthe"
 

@@ -14,7 +14,8 @@ from binokel_tournament.services.registration import create_tournament
 
 from .reading import lines, pdf_pages
 
-pytestmark = pytest.mark.django_db
+# slow: every export written through the command line (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 @pytest.mark.parametrize(

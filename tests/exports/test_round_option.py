@@ -21,7 +21,8 @@ from binokel_tournament.services.simulation import simulate_round
 
 from .reading import lines, pdf_pages
 
-pytestmark = pytest.mark.django_db
+# slow: every PDF of every round rendered (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 OUTSIDE = [-2, 0, 4, 99, 10**30]
 

@@ -16,7 +16,8 @@ from tests.dbsnapshot import rolled_back
 
 from .reading import assert_fits_a4, lines, pdf_pages, read
 
-pytestmark = pytest.mark.django_db
+# slow: every score sheet of a round rendered and read back (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 GAME_ROW = re.compile(r"^(\d+) (\d) (.+?\(\d+\))")
 

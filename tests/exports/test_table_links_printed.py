@@ -16,7 +16,8 @@ from binokel_tournament.exports import ExportOptions
 from binokel_tournament.exports.pdf import ScoreSheetsExporter, TableCardsExporter
 from tests.support import require
 
-pytestmark = pytest.mark.django_db
+# slow: PDFs read back by zbarimg in a process of its own (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 LAN = "http://192.168.1.20:8000"
 

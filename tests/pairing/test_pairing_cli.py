@@ -14,6 +14,9 @@ from pairing import Plan
 from scoring.errors import translate
 from tests.pairing.pairing_support import known_best, repeats
 
+# slow: the command line in processes of its own (make check leaves it out)
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 
 

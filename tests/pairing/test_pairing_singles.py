@@ -17,6 +17,9 @@ from tests.pairing.pairing_support import (
     seat_positions,
 )
 
+# slow: property-based over many field sizes (make check leaves it out)
+pytestmark = pytest.mark.slow
+
 EVERY_N_TO_300 = [n for n in range(3, 301) if n != 5]
 ABOVE_300 = sorted({*range(301, 1001, 5), 997, 998, 999, 1000})
 

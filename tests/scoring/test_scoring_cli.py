@@ -13,6 +13,9 @@ import pytest
 from scoring import achievable_pair_totals, achievable_totals, get_preset
 from scoring.cli import main
 
+# slow: the command line in processes of its own (make check leaves it out)
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 
 DESIGN_EXAMPLE = {

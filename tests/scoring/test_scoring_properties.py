@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,9 @@ from scoring import (
 )
 from scoring.engine import round10
 from tests.scoring.game_strategies import valid_games
+
+# slow: property-based, hundreds of generated cases (make check leaves it out)
+pytestmark = pytest.mark.slow
 
 # every preset, and ejl with every kind of game (issue 15: Durch aufgelegt and Bettel on)
 ALL_KINDS = dataclasses.replace(EJL, name="ejl + 002", game_kinds=tuple(GameKind))

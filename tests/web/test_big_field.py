@@ -19,6 +19,9 @@ from tests.support import rolled_back
 from .pages import every_page
 from .sheets import full_three_table
 
+# slow: a big field (make check leaves it out)
+pytestmark = pytest.mark.slow
+
 SINGLES, PAIRS = 999, 150
 
 

@@ -20,7 +20,8 @@ from django.db import connection
 from tests import hall_server
 
 KILLS = int(__import__("os").environ.get("CRASH_KILLS", "10"))
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: a real hall server, killed and started again (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @dataclass

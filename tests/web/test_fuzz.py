@@ -26,7 +26,8 @@ from binokel_tournament.services.access import Action
 from .desk_urls import DESK_URLS, DeskUrl
 from .support import ROLES, state
 
-pytestmark = pytest.mark.django_db
+# slow: hundreds of hostile requests (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
 FUZZ = settings(

@@ -16,7 +16,8 @@ from binokel_tournament.models import Mode
 from binokel_tournament.services.demo import create_demo
 from tests import hall_server
 
-pytestmark = pytest.mark.django_db
+# slow: gunicorn and other processes (make check leaves it out)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 @pytest.fixture

@@ -182,6 +182,7 @@ def test_with_redis_the_pages_are_kept_and_renewed_the_same_way(client, evening,
     assert cache.get(public_cache.GENERATION_KEY) is not None
 
 
+@pytest.mark.slow  # a process of its own per case
 @pytest.mark.parametrize(
     ("variable", "backend"),
     [
