@@ -116,6 +116,15 @@ def surname_key(name: str) -> tuple[str, str]:
     return name_key(surname.strip()), name_key(first.strip())
 
 
+def column_width(page_width: float) -> float:
+    return (page_width - 2 * MARGIN - (COLUMNS - 1) * COLUMN_GAP) / COLUMNS
+
+
+def list_name_width(page_width: float) -> float:
+    """The name's room in a "Wo sitze ich?" list: what number, table and seat leave."""
+    return column_width(page_width) - NUMBER_WIDTH - LIST_TABLE_WIDTH - LIST_SEAT_WIDTH
+
+
 def name_lines(name: str, width: float) -> list[str]:
     """A pair's names on two lines ("A /", "B") when they would have to shrink on one."""
     font = fonts().regular
@@ -164,7 +173,8 @@ class _Pages:
         self.pagesize = exporter.pagesize
         self.page = 0
         self.width, self.height = exporter.pagesize
-        self.column_width = (self.width - 2 * MARGIN - (COLUMNS - 1) * COLUMN_GAP) / COLUMNS
+        self.column_width = column_width(self.width)
+        self.list_name_width = list_name_width(self.width)
         # no code at all rather than one a phone cannot open
         self.url = (
             where_url(self.tournament, options.base_url) if self.tournament.public_pages else None
@@ -272,9 +282,8 @@ class SeatingPlanExporter(PdfExporter):
         top = pages.start(title)
         column, y = 0, top - LIST_HEAD
         self._draw_list_head(pages, column, top)
-        name_width = pages.column_width - NUMBER_WIDTH - LIST_TABLE_WIDTH - LIST_SEAT_WIDTH
         for index, row in enumerate(rows):
-            names = name_lines(row.name, name_width)
+            names = name_lines(row.name, pages.list_name_width)
             height = LIST_LINE + (len(names) - 1) * LIST_NEXT_LINE
             if y - height < BOTTOM:
                 column += 1
@@ -293,7 +302,7 @@ class SeatingPlanExporter(PdfExporter):
             _draw_text(c, x + NUMBER_WIDTH - 2 * mm, base, str(row.start_number), LIST_NUMBER)
             for line, text in enumerate(names):
                 line_y = base - line * LIST_NEXT_LINE
-                _draw_text(c, x + NUMBER_WIDTH, line_y, text, LIST_NAME, name_width)
+                _draw_text(c, x + NUMBER_WIDTH, line_y, text, LIST_NAME, pages.list_name_width)
             _draw_text(c, table_x, base, str(row.table), LIST_TABLE)
             _draw_text(c, seat_x, base, row.seats, LIST_SEAT, LIST_SEAT_WIDTH)
             y -= height
