@@ -55,6 +55,7 @@ from binokel_tournament.models import (  # noqa: E402
 )
 from binokel_tournament.services import backup, results, sheet_fields, table_entry  # noqa: E402
 from binokel_tournament.services.demo import create_demo, ensure_users  # noqa: E402
+from binokel_tournament.services.players import ensure_links  # noqa: E402
 from binokel_tournament.services.simulation import simulated_entries  # noqa: E402
 
 PAIRS = {30: 10, 300: 50, 999: 150}
@@ -238,6 +239,10 @@ ROUTE_FILL: dict[tuple[str, str], Callable[[Ids], Values]] = {
     ("desk:pay", "pk"): lambda ids: [("last", ids.entrant.pk)],
     ("desk:series_detail", "slug"): lambda ids: [("cup", ids.series_slug)],
     ("public:series", "slug"): lambda ids: [("cup", ids.series_slug)],
+    # a player's own page: the last entrant's (a pair at the end of the field)
+    ("public:personal", "token"): lambda ids: [
+        ("last entrant", next(x.token for x in ensure_links(ids.t) if x.entrant == ids.entrant))
+    ],
 }
 
 

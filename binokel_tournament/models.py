@@ -631,6 +631,49 @@ class AuditLogQuerySet(models.QuerySet["AuditLog"]):
         raise AuditLogIsReadOnly("audit entries cannot be deleted")
 
 
+# A personal link's short code: typed at the door or scanned; no 0/O or 1/I/L to confuse.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+
+
+def new_personal_token() -> str:
+    """A player's personal link: 128 random bits (22 characters in the link)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_personal_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class PersonalLink(models.Model):
+    """One person's own page of the evening (``/p/<token>/``): each partner of a pair has one
+    of their own. Unguessable, and revocable: a revoked link shows nothing, and the person
+    gets a new one."""
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="personal_links")
+    partner = models.BooleanField(default=False)  # the pair's second name
+    token = models.CharField(max_length=64, unique=True, default=new_personal_token)
+    code = models.CharField(max_length=12, unique=True, default=new_personal_code)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entrant", "partner"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="one_open_personal_link_per_person",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.person_name
+
+    @property
+    def person_name(self) -> str:
+        return self.entrant.partner if self.partner else self.entrant.name
+
+
 class AuditLog(models.Model):
     """Who did what, when, before and after. Events of the installation rather than of one
     tournament (logins, failed logins, lock-outs) have no tournament."""

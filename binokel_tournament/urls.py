@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from .views import board, charity, desk, organiser, public, series, sheets, table
+from .views import board, charity, desk, organiser, players, public, series, sheets, table
 from .views import exports as export_views
 
 
@@ -139,6 +139,7 @@ public_patterns = (
         path("t/<slug:slug>/preise/<str:mode>/", public.prizes, name="prizes"),
         path("t/<slug:slug>/statistik/", public.statistics_view, name="statistics"),
         path("cup/<slug:slug>/", series.public_series, name="series"),
+        path("p/<token:token>/", players.personal, name="personal"),
         path(
             "t/<slug:slug>/rangliste/<str:mode>/kategorien/",
             public.subrankings_view,

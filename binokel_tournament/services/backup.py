@@ -64,6 +64,7 @@ from ..models import (
     Game,
     Membership,
     PartyResult,
+    PersonalLink,
     Player,
     Prize,
     Role,
@@ -75,6 +76,8 @@ from ..models import (
     TableEntry,
     Tournament,
     new_entry_token,
+    new_personal_code,
+    new_personal_token,
 )
 from .access import Action, Actor, account_id, require, require_create_tournament
 from .errors import DeskError
@@ -103,6 +106,7 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     Prize: {"tournament", "competition", "chosen_by"},
     TableEntry: {"table"},
     Series: set(),
+    PersonalLink: {"entrant"},
 }
 USER_FIELDS = ("username", "password", "is_active")
 
@@ -348,6 +352,12 @@ def dump_tournament(
     table_entries = _rows(TableEntry.objects.filter(**in_t), "table_id")
     table_entries.sort(key=lambda e: table_key[e["table_id"]])
     members = _rows(t.memberships.all(), "user_id")
+    personal_links = _rows(
+        PersonalLink.objects.filter(entrant__tournament=t).order_by(
+            "entrant__start_number", "partner", "created_at", "id"
+        ),
+        "entrant_id",
+    )
     extra_donations = _rows(t.extra_donations.order_by("created_at", "id"))
     prizes = _rows(
         t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
@@ -467,6 +477,10 @@ def dump_tournament(
             for e in entrants
         ],
         "players": [_dump(Player, p) for p in players],
+        "personal_links": [
+            _dump(PersonalLink, link, entrant=number_of[link["entrant_id"]])
+            for link in personal_links
+        ],
         "rounds": [_dump(Round, r) for r in rounds],
         "tables": [
             _dump(
@@ -709,6 +723,25 @@ def _restore(
         for e in doc["entrants"]
     )
     entrant_of = {e.start_number: e for e in entrants}
+    # the players' own links come back as they were sent and printed; a copy restored beside
+    # its original gets links of its own
+    links = [
+        _build(PersonalLink, entry, ("entrant",), entrant=entrant_of[entry["entrant"]])
+        for entry in doc.get("personal_links", [])
+    ]
+    taken_links = set(
+        PersonalLink.objects.filter(token__in=[link.token for link in links]).values_list(
+            "token", flat=True
+        )
+    ) | set(
+        PersonalLink.objects.filter(code__in=[link.code for link in links]).values_list(
+            "code", flat=True
+        )
+    )
+    for link in links:
+        if link.token in taken_links or link.code in taken_links:
+            link.token, link.code = new_personal_token(), new_personal_code()
+    PersonalLink.objects.bulk_create(links)
     rounds = {}
     for entry in doc["rounds"]:
         r = _build(Round, entry, (), tournament=t)

@@ -60,6 +60,11 @@ def competition_scope(slug: str, mode: str) -> str:
     return f"c:{slug}:{mode}"
 
 
+def entries_scope(slug: str) -> str:
+    """What the tables entered, drafts included (the players' own pages show their games)."""
+    return f"e:{slug}"
+
+
 def _key(scope: str) -> str:
     return f"{GENERATION_KEY}:{scope}" if scope else GENERATION_KEY
 
@@ -98,9 +103,11 @@ def changed(*scopes: str) -> None:
 def sheet_changed(
     tournament_slug: str, mode: str, status_before: str | None, status_after: str
 ) -> None:
-    """A score sheet was stored: public pages count it when it is or was not a draft."""
+    """A score sheet was stored: public pages count it when it is or was not a draft; the
+    players' own pages show it anyway."""
     from ..models import SheetStatus
 
+    changed(entries_scope(tournament_slug))
     if status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT:
         changed(SHEETS, tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
 

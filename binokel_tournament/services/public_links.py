@@ -134,6 +134,12 @@ def table_url(
     return base + table_path(table)
 
 
+def personal_url(token: str, base_url: str | None = None) -> str:
+    """A player's own page as an absolute URL at ``base_url`` (else ``PUBLIC_BASE_URL``)."""
+    base = (base_url if base_url is not None else public_base_url()).strip().rstrip("/")
+    return base + reverse("public:personal", args=[token])
+
+
 def printed_table_url(table: HasEntryToken, base_url: str | None = None) -> str | None:
     """A table's link for a table card or a pre-filled score sheet: only at an address a
     phone can reach (see ``printed_url``), else ``None`` (print no code)."""

@@ -1,0 +1,173 @@
+"""The players' own side of the evening: a personal link per person (each partner of a pair
+has one of their own) and what their page shows — where they sit in every round and with whom,
+their games as their table entered them, their running total and place, their donation.
+
+A link is unguessable (128 random bits) and revocable; its short code is for typing at the
+door. The page needs no login and shows only what the public pages show, plus this person's own
+games."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..models import (
+    Entrant,
+    PartyResult,
+    PersonalLink,
+    Seat,
+    SheetStatus,
+    Tournament,
+    new_personal_code,
+    new_personal_token,
+)
+from . import charity
+from .access import Action, Actor, require
+from .audit import log_action
+from .seating import SeatInfo, seat_info
+from .standings import compute_standings
+
+
+def people(entrant: Entrant) -> list[bool]:
+    """The people of an entrant, as the ``partner`` flag of their links."""
+    return [False, True] if entrant.partner else [False]
+
+
+def ensure_links(tournament: Tournament) -> list[PersonalLink]:
+    """Every person of the tournament with an open link (made where missing), by start number,
+    the pair's first name first."""
+    entrants = list(tournament.entrants.order_by("start_number"))
+    open_links = {
+        (link.entrant_id, link.partner): link
+        for link in PersonalLink.objects.filter(entrant__tournament=tournament, revoked_at=None)
+    }
+    missing = [
+        PersonalLink(entrant=e, partner=partner)
+        for e in entrants
+        for partner in people(e)
+        if (e.pk, partner) not in open_links
+    ]
+    if missing:
+        for _attempt in range(5):  # a code or token taken meanwhile: new ones, again
+            try:
+                with transaction.atomic():
+                    for link in PersonalLink.objects.bulk_create(missing):
+                        open_links[(link.entrant_id, link.partner)] = link
+                break
+            except IntegrityError:
+                for link in missing:
+                    link.token, link.code = new_personal_token(), new_personal_code()
+    by_pk = {e.pk: e for e in entrants}
+    out = []
+    for e in entrants:
+        for partner in people(e):
+            found = open_links.get((e.pk, partner))
+            if found is not None:
+                found.entrant = by_pk[e.pk]
+                out.append(found)
+    return out
+
+
+def revoke(link: PersonalLink, user: Actor) -> PersonalLink:
+    """The old link shows nothing any more; the person gets a new one (audited)."""
+    tournament = link.entrant.tournament
+    require(user, tournament, Action.EDIT_ENTRANTS)
+    with transaction.atomic():
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+        new = PersonalLink.objects.create(entrant=link.entrant, partner=link.partner)
+        log_action(
+            tournament, user, "personal_link.revoke", link.entrant, None, {"partner": link.partner}
+        )
+    return new
+
+
+def open_link(token: str) -> PersonalLink | None:
+    """The link of this token, unless it was revoked (or never existed)."""
+    return (
+        PersonalLink.objects.filter(token=token, revoked_at=None)
+        .select_related("entrant__tournament", "entrant__competition")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class MyRound:
+    number: int
+    seat: SeatInfo | None  # None: not seated in this round (a late arrival)
+    games: list[int] = field(default_factory=list)  # my points, game by game, as entered
+    counted: bool = False  # the sheet is confirmed (its points are final)
+
+    @property
+    def points(self) -> int | None:
+        return sum(self.games) if self.games else None
+
+
+@dataclass(frozen=True)
+class PersonalPage:
+    link: PersonalLink
+    entrant: Entrant
+    rounds: list[MyRound]  # the current round first
+    total: int
+    place: str  # "" while unplaced
+    provisional: bool  # the standings count sheets not yet confirmed by the desk
+    donation_cents: int | None  # None: the evening collects no donation
+
+    @property
+    def name(self) -> str:
+        return self.link.person_name
+
+
+def personal_page(link: PersonalLink) -> PersonalPage:
+    entrant = link.entrant
+    tournament = entrant.tournament
+    seats = (
+        Seat.objects.filter(entrant=entrant)
+        .select_related("table__round", "entrant")
+        .prefetch_related("table__seats__entrant")
+    )
+    where = {}
+    for seat in seats:
+        companions = tuple(str(s.entrant) for s in seat.table.seats.all() if s.pk != seat.pk)
+        where[seat.table.round.number] = seat_info(seat, companions)
+    games: dict[int, list[int]] = defaultdict(list)
+    statuses: dict[int, str] = {}
+    results = (
+        PartyResult.objects.filter(entrant=entrant)
+        .order_by("round_number", "game__number")
+        .values_list("round_number", "points", "game__sheet__status")
+    )
+    for number, points, status in results:
+        games[number].append(points)
+        statuses[number] = status
+    numbers = sorted(set(where) | set(games) | set(range(1, tournament.rounds + 1)))
+    # the current round: the last one started (or with games), else the first
+    started = set(
+        tournament.round_set.filter(started_at__isnull=False).values_list("number", flat=True)
+    )
+    current = max(started | set(games), default=min(numbers, default=1))
+    rounds = [
+        MyRound(n, where.get(n), games.get(n, []), statuses.get(n) == SheetStatus.CONFIRMED)
+        for n in numbers
+    ]
+    rounds.sort(key=lambda r: (r.number != current, r.number))
+    standings = compute_standings(entrant.competition)
+    row = next((r for r in standings.rows if r.entrant.pk == entrant.pk), None)
+    donation = None
+    if charity.has_money(tournament):
+        mine = charity.statements(tournament, entrant.competition.mode)
+        statement = next((s.statement for s in mine if s.entrant.pk == entrant.pk), None)
+        donation = statement.donation_cents if statement is not None else 0
+    return PersonalPage(
+        link=link,
+        entrant=entrant,
+        rounds=rounds,
+        total=row.total if row is not None else 0,
+        place=row.place_label if row is not None else "",
+        provisional=standings.from_tables
+        or (standings.state is not None and standings.state.provisional),
+        donation_cents=donation,
+    )

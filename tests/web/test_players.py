@@ -1,0 +1,126 @@
+"""The players' own side (issue 25, first slice): a personal link per person, the command that
+prints them (contract), the personal page without login, and the links in the backup."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from binokel_tournament.models import Mode, PersonalLink, Tournament
+from binokel_tournament.services import players
+from binokel_tournament.services.backup import backup_bytes, restore
+from binokel_tournament.services.results import save_sheet
+
+from .sheets import full_three_table
+
+pytestmark = pytest.mark.django_db
+
+
+def player_links(*args: str) -> dict:
+    out = StringIO()
+    call_command("player_links", *args, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_every_person_has_a_link_of_their_own_printed_as_the_contract_says(seated):
+    printed = player_links("--tournament", seated.slug, "--base-url", "http://10.0.0.5:8000")
+    people = printed["players"]
+    assert set(printed) == {"players"}
+    assert all(set(p) == {"start_number", "name", "url"} for p in people)
+    singles = seated.entrants.filter(competition__mode=Mode.SINGLES).count()
+    pairs = seated.entrants.filter(competition__mode=Mode.PAIRS)
+    assert len(people) == singles + 2 * pairs.count()  # each partner has a link of their own
+    pair = pairs.order_by("start_number").first()
+    both = [p for p in people if p["start_number"] == pair.start_number]
+    assert [p["name"] for p in both] == [pair.name, pair.partner]
+    assert both[0]["url"] != both[1]["url"]
+    assert all(p["url"].startswith("http://10.0.0.5:8000/p/") for p in people)
+    assert [p["start_number"] for p in people] == sorted(p["start_number"] for p in people)
+    # the links stay what they were: printed and sent once, valid all evening
+    assert player_links("--tournament", seated.slug, "--base-url", "http://10.0.0.5:8000") == (
+        printed
+    )
+    tokens = {p["url"].rstrip("/").rsplit("/", 1)[1] for p in people}
+    assert len(tokens) == len(people) and all(len(t) >= 22 for t in tokens)
+
+
+def personal(client, link: PersonalLink):
+    return client.get(reverse("public:personal", args=[link.token]))
+
+
+def test_the_personal_page_shows_my_tables_my_games_and_my_place(client, seated, orga):
+    links = players.ensure_links(seated)
+    table = seated.round_set.get(number=1).tables.filter(kind="three").order_by("number")[0]
+    mine = table.seats.order_by("position")[0].entrant
+    link = next(x for x in links if x.entrant_id == mine.pk)
+    page = personal(client, link).content.decode()
+    assert mine.name in page and f"Startnummer {mine.start_number}" in page
+    for number in (1, 2, 3):
+        assert f'id="round-{number}"' in page  # every round's table and seat
+    companions = [str(s.entrant) for s in table.seats.exclude(entrant=mine)]
+    assert all(c in page for c in companions)
+    assert "Meine Spiele" not in page
+    save_sheet(table, full_three_table(), orga, expected_version=0)  # a draft
+    page = personal(client, link).content.decode()
+    assert "Meine Spiele" in page and "noch nicht bestätigt" in page
+    save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
+    page = personal(client, link).content.decode()
+    assert "noch nicht bestätigt" not in page and "Platz " in page
+    assert '<meta http-equiv="refresh" content="20">' in page
+
+
+def test_a_revoked_link_shows_nothing_and_the_person_gets_a_new_one(client, seated, orga):
+    link = players.ensure_links(seated)[0]
+    assert personal(client, link).status_code == 200
+    new = players.revoke(link, orga)
+    assert personal(client, link).status_code == 404
+    assert personal(client, new).status_code == 200 and new.token != link.token
+    assert client.get("/p/nichtsdergleichen12345/").status_code == 404
+    assert [x.pk for x in players.ensure_links(seated) if x.entrant_id == link.entrant_id][
+        0
+    ] == new.pk
+
+
+def test_the_page_is_kept_for_the_hall_and_renewed_by_a_table_entry(client, seated, orga):
+    link = players.ensure_links(seated)[0]
+    assert personal(client, link)["X-Binokel-Page"] == "made"
+    assert personal(client, link)["X-Binokel-Page"] == "kept"
+    table = link.entrant.seats.get(table__round__number=1).table
+    if table.kind == "three":
+        save_sheet(table, full_three_table(), orga, expected_version=0)  # a draft: my games
+        assert personal(client, link)["X-Binokel-Page"] == "made"
+
+
+def test_the_links_come_back_unchanged_from_a_backup_and_a_copy_gets_its_own(seated):
+    links = players.ensure_links(seated)
+    data = backup_bytes(seated)
+    document = json.loads(data)
+    assert [x["token"] for x in document["personal_links"]] == [x.token for x in links]
+    Tournament.objects.filter(pk=seated.pk).update(slug="weg")  # the original stays here
+    copy = restore(data, slug="kopie").tournament
+    copied = players.ensure_links(copy)
+    assert not {x.token for x in copied} & {x.token for x in links}
+    assert len(copied) == len(links)
+
+
+def test_backup_restore_backup_keeps_every_link_and_code_byte_for_byte(seated):
+    """Registration on the club's server weeks before, the evening on the hall laptop: the
+    links and codes travel unchanged, both ways."""
+    from .test_backup import empty_the_database
+
+    links = {
+        (x.entrant.start_number, x.partner): (x.token, x.code) for x in players.ensure_links(seated)
+    }
+    first = backup_bytes(seated)
+    empty_the_database()
+    restored = restore(first).tournament
+    assert backup_bytes(restored) == first
+    again = {
+        (x.entrant.start_number, x.partner): (x.token, x.code)
+        for x in players.ensure_links(restored)
+    }
+    assert again == links
