@@ -3,6 +3,8 @@ waiting until the live check shows the newest typing state."""
 
 from __future__ import annotations
 
+import faulthandler
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -43,6 +45,8 @@ SHEET_STATE = (
     " return JSON.stringify({form: f ? Object.assign({}, f.dataset) : null,"
     " autosave: a ? [a.dataset.state, a.textContent] : null,"
     " problem: p && !p.hidden ? p.textContent : null, url: location.href,"
+    " buttons: Array.from(document.querySelectorAll('#sheet button[type=submit]'))"
+    ".map(b => b.disabled),"
     " messages: Array.from(document.querySelectorAll('ul.messages:not(#save-problem)'))"
     ".map(m => m.textContent)}); })()"
 )
@@ -55,6 +59,9 @@ def explained(page, shows: str, awaited: str) -> Iterator[None]:
     try:
         yield
     except PlaywrightTimeoutError:
+        # what the live server's threads were doing meanwhile (shown with the failure): a
+        # request stuck in the server looks different from one the page never sent
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
         raise AssertionError(
             f"{awaited} never came; the page shows {page.evaluate(shows)}"
         ) from None
