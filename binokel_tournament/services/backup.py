@@ -1250,7 +1250,8 @@ def backup_process_loop(
     last: dict[int, float] = {}
     interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
     try:
-        for tournament_id in changed_since_backup():
+        stale = changed_since_backup() if settings.BACKUP_AUTO else []
+        for tournament_id in stale:
             started = time.time()
             try:
                 write_auto_backup(tournament_id, started)

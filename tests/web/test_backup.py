@@ -334,13 +334,14 @@ def test_under_the_hall_server_a_process_of_its_own_writes_the_backups(
     member(t, orga)
     backup.auto_backups.request(t.pk)  # a web worker only leaves a note
     assert backup.list_backups(t.slug) == []
-    assert (backup.pending_folder() / str(t.pk)).exists()
+    note = backup.pending_folder() / str(t.pk)
+    assert note.exists()
     stop = threading.Event()
     writer = threading.Thread(target=backup.backup_process_loop, args=(stop, 0.05))
     writer.start()
     try:
-        for _ in range(200):
-            if backup.list_backups(t.slug):
+        for _ in range(600):  # until the backup is written and the note taken away
+            if backup.list_backups(t.slug) and not note.exists():
                 break
             stop.wait(0.05)
     finally:
@@ -546,6 +547,7 @@ def test_the_backup_process_starts_with_what_changed_before_a_crash(settings, tm
     t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
     member(t, orga)
     shutil.rmtree(backup.pending_folder(), ignore_errors=True)
+    settings.BACKUP_AUTO = True  # the restarted hall
     stop = threading.Event()
     writer = threading.Thread(target=backup.backup_process_loop, args=(stop, 0.05))
     writer.start()
@@ -560,3 +562,21 @@ def test_the_backup_process_starts_with_what_changed_before_a_crash(settings, tm
     newest = backup.list_backups(t.slug)
     assert len(newest) == 1
     assert len(json.loads(newest[0].read_bytes())["entrants"]) == 9
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_automatic_backups_off_the_backup_process_writes_nothing(settings, tmp_path, orga):
+    import threading
+
+    from .support import make_tournament
+
+    settings.BACKUP_DIR = tmp_path
+    settings.BACKUP_AUTO = False
+    t = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
+    stop = threading.Event()
+    writer = threading.Thread(target=backup.backup_process_loop, args=(stop, 0.05))
+    writer.start()
+    stop.wait(0.5)
+    stop.set()
+    writer.join(timeout=30)
+    assert backup.list_backups(t.slug) == []
