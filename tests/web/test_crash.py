@@ -62,8 +62,10 @@ def desk_loop(desk, slug, tables, entries_for, ledger, stop, seed):
             ledger.errors.append(f"{reply.status_code} on table {table}")
 
 
-def test_killing_the_server_during_saves_loses_no_acknowledged_save(tmp_path):
-    folder = tmp_path
+def demo_hall(folder, singles: int) -> dict[str, str]:
+    """A demo tournament of ``singles`` players, nothing scored, on the suite's database kind
+    (a SQLite file in the SQLite pass, the test database in the PostgreSQL pass), ready for
+    ``manage.py hall`` (real passwords, automatic backups off): its environment."""
     if connection.vendor == "postgresql":
         settings_dict = connection.settings_dict
         url = (
@@ -75,9 +77,17 @@ def test_killing_the_server_during_saves_loses_no_acknowledged_save(tmp_path):
     env = hall_server.server_env(url, folder, BACKUP_AUTO="0")
     if connection.vendor != "postgresql":
         hall_server.manage(env, "migrate", "--noinput", "-v0")
-    hall_server.manage(env, "demo", "--singles", "12", "--pairs", "0", "--scored-rounds", "0")
+    hall_server.manage(
+        env, "demo", "--singles", str(singles), "--pairs", "0", "--scored-rounds", "0"
+    )
     (folder / "pw").write_text(hall_server.PASSWORD)
     hall_server.manage(env, "hall", "--check", "--noinput", "--password-file", str(folder / "pw"))
+    return env
+
+
+def test_killing_the_server_during_saves_loses_no_acknowledged_save(tmp_path):
+    folder = tmp_path
+    env = demo_hall(folder, singles=12)
     sheets = json.loads(
         hall_server.manage(
             env,
@@ -153,20 +163,7 @@ def test_after_a_crash_the_backup_of_the_state_before_it_comes_first(tmp_path):
     server writes none at all, so no note of it exists either): the restarted hall finds the
     change in the database and backs that state up at once (issue 24)."""
     folder = tmp_path
-    if connection.vendor == "postgresql":
-        settings_dict = connection.settings_dict
-        url = (
-            f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:"
-            f"{settings_dict['PORT']}/{settings_dict['NAME']}"
-        )
-    else:
-        url = hall_server.sqlite_database(folder)
-    env = hall_server.server_env(url, folder, BACKUP_AUTO="0")
-    if connection.vendor != "postgresql":
-        hall_server.manage(env, "migrate", "--noinput", "-v0")
-    hall_server.manage(env, "demo", "--singles", "9", "--pairs", "0", "--scored-rounds", "0")
-    (folder / "pw").write_text(hall_server.PASSWORD)
-    hall_server.manage(env, "hall", "--check", "--noinput", "--password-file", str(folder / "pw"))
+    env = demo_hall(folder, singles=9)
     sheet = json.loads(
         hall_server.manage(
             env,
