@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -58,12 +56,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0)
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="binokel-crash-"))
-    url = os.environ.get("DATABASE_URL") or hall_server.sqlite_database(folder)
-    if url.startswith("postgres"):
-        load.fresh_postgres(url)
-    env = hall_server.server_env(url, folder)
-    hall_server.manage(env, "migrate", "--noinput", "-v0")
+    folder, url, env = load.fresh_hall("binokel-crash-")
     setup = load.SETUP.format(
         desks=args.desks, entrants=args.entrants, password=hall_server.PASSWORD
     )

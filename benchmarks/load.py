@@ -45,6 +45,19 @@ def fresh_postgres(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def fresh_hall(prefix: str) -> tuple[Path, str, dict[str, str]]:
+    """A migrated, empty database for a benchmark's hall server: a fresh SQLite file in a new
+    data folder, or the PostgreSQL database DATABASE_URL names, dropped and created anew.
+    Returns the data folder, the database URL and the server's environment."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    url = os.environ.get("DATABASE_URL") or hall_server.sqlite_database(folder)
+    if url.startswith("postgres"):
+        fresh_postgres(url)
+    env = hall_server.server_env(url, folder)
+    hall_server.manage(env, "migrate", "--noinput", "-v0")
+    return folder, url, env
+
+
 SETUP = """
 import json, random
 from django.contrib.auth import get_user_model
@@ -173,12 +186,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="binokel-load-"))
-    url = os.environ.get("DATABASE_URL") or hall_server.sqlite_database(folder)
-    if url.startswith("postgres"):
-        fresh_postgres(url)
-    env = hall_server.server_env(url, folder)
-    hall_server.manage(env, "migrate", "--noinput", "-v0")
+    folder, url, env = fresh_hall("binokel-load-")
     setup = SETUP.format(desks=args.desks, entrants=args.entrants, password=hall_server.PASSWORD)
     data = json.loads(hall_server.manage(env, "shell", "-c", setup).splitlines()[-1])
     slug, variants = data["slug"], data["tables"]

@@ -20,12 +20,10 @@ import heapq
 import json
 import os
 import statistics
-import tempfile
 import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import _machine as machine
 import load
@@ -123,14 +121,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=150)
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="binokel-phones-"))
-    url = os.environ.get("DATABASE_URL") or hall_server.sqlite_database(folder)
-    if url.startswith("postgres"):
-        load.fresh_postgres(url)
-    env = hall_server.server_env(url, folder)
+    folder, url, env = load.fresh_hall("binokel-phones-")
     slug = "phones"
     started = time.perf_counter()
-    hall_server.manage(env, "migrate", "--noinput", "-v0")
     hall_server.manage(
         env, "demo", "--entrants", str(args.entrants), "--pairs", str(args.pairs), "--slug", slug
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management import call_command
-from django.core.management.base import CommandError, OutputWrapper
+from django.core.management.base import CommandError, CommandParser, OutputWrapper
 from django.db import connections
 from django.db.migrations.executor import MigrationExecutor
 from django.utils.translation import gettext as _
@@ -59,6 +59,14 @@ def write_export(out: Path, result: ExportFile, stdout: OutputWrapper) -> None:
     stdout.write(
         _("%(path)s: %(size)s Bytes (%(name)s)")
         % {"path": out, "size": f"{len(result.content):,}", "name": result.filename}
+    )
+
+
+def add_base_url_argument(parser: CommandParser) -> None:
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the address phones reach the server at (default: PUBLIC_BASE_URL)",
     )
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from ...models import Round
 from ...services.public_links import table_url
-from ..common import checked_base_url, resolve_tournament
+from ..common import add_base_url_argument, checked_base_url, resolve_tournament
 
 
 class Command(BaseCommand):
@@ -24,11 +24,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tournament", metavar="SLUG")
         parser.add_argument("--round", type=int, required=True, dest="round_number", metavar="N")
-        parser.add_argument(
-            "--base-url",
-            metavar="URL",
-            help="the address phones reach the server at (default: PUBLIC_BASE_URL)",
-        )
+        add_base_url_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         tournament = resolve_tournament(opts.get("tournament"))
