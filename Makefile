@@ -25,11 +25,11 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test system-test-deps
 
 # Debian's chromium drives the browser tests (never a downloaded browser); zbarimg reads the
-# printed QR codes back as a phone would.
+# printed QR codes back as a phone would; pdftotext (poppler-utils) reads the printed text.
 system-test-deps:
-	@command -v chromium >/dev/null 2>&1 && command -v zbarimg >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium and zbar-tools for the tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium zbar-tools >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 && command -v zbarimg >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium, zbar-tools and poppler-utils for the tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium zbar-tools poppler-utils >/dev/null; }
 
 demo: install
 	$(PY) manage.py migrate --noinput

@@ -3,6 +3,7 @@ table layout and evaluated by services.results (one source of validation: the sc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -13,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import PRESETS, GameKind, RuleSet, ScoringError
 
 from .charity_forms import CategoriesField
-from .models import Entrant, Mode, Role, Round, ScoreSheet, Tournament
+from .models import Competition, Entrant, Mode, Role, Round, ScoreSheet, Tournament
 from .services.errors import active_language
 from .services.registration import NumberingScheme
 from .services.standings import tie_break_choices
@@ -433,3 +434,46 @@ class RestoreForm(forms.Form):
         max_length=80,
         help_text=_("leer lassen: der Kurzname aus der Sicherung"),
     )
+
+
+class SignUpForm(forms.Form):
+    """The public registration form (``/t/<slug>/anmelden/``); the service checks the rules.
+    ``website`` is a honeypot: hidden from people, filled in by form robots."""
+
+    mode = forms.ChoiceField(label=_("Wertung"), choices=Mode.choices)
+    name = forms.CharField(label=_("Name"), max_length=120)
+    partner = forms.CharField(label=_("Partner/in"), max_length=120, required=False)
+    club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    categories = CategoriesField()
+    email = forms.CharField(label=_("E-Mail (freiwillig)"), max_length=254, required=False)
+    public_name = forms.BooleanField(
+        label=_(
+            "Mein Name (bei Paaren: unsere Namen) darf auf den öffentlichen Seiten und dem "
+            "Beamer erscheinen. Ohne Häkchen steht dort nur die Startnummer."
+        ),
+        required=False,
+    )
+    website = forms.CharField(required=False, max_length=200)
+    key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, modes: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        mode = self.fields["mode"]
+        assert isinstance(mode, forms.ChoiceField)
+        mode.choices = [(m, label) for m, label in Mode.choices if m in modes]
+        if len(modes) == 1:
+            self.fields["mode"].initial = modes[0]
+            self.fields["mode"].widget = forms.HiddenInput()
+
+
+class CompetitionSignUpForm(forms.ModelForm):
+    """The desk's settings of a competition's online registration."""
+
+    class Meta:
+        model = Competition
+        fields = ["registration_open", "capacity", "waiting_list", "registration_closes"]
+        widgets = {
+            "registration_closes": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            )
+        }

@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 import secrets
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -188,6 +191,22 @@ class Competition(models.Model):
     # the quality figures of the seating plan as the pairing engine measured it when the plan
     # was made or re-planned (services.seating), so the seating page need not re-measure
     seating_figures = models.JSONField(null=True, blank=True, editable=False)
+    # online registration (services/signup.py): the public form /t/<slug>/anmelden/
+    registration_open = models.BooleanField(_("Online-Anmeldung offen"), default=False)
+    capacity = models.PositiveIntegerField(
+        _("Plätze"),
+        null=True,
+        blank=True,
+        help_text=_("Höchstens so viele Anmeldungen (Paare zählen einmal); leer: unbegrenzt."),
+    )
+    waiting_list = models.BooleanField(
+        _("Warteliste"),
+        default=True,
+        help_text=_(
+            "Wenn alle Plätze vergeben sind, kommen weitere Anmeldungen auf die Warteliste."
+        ),
+    )
+    registration_closes = models.DateTimeField(_("Anmeldeschluss"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "mode"]
@@ -211,6 +230,37 @@ def display_name(name: str, partner: str) -> str:
     return f"{name} / {partner}" if partner else name
 
 
+_HIDE_NAMES: ContextVar[bool] = ContextVar("hide_names", default=False)
+
+
+def names_hidden() -> bool:
+    """Whether what is rendered now is public (a public page, the static site): entrants who
+    did not agree to show their name appear as "Startnummer 17"."""
+    return _HIDE_NAMES.get()
+
+
+@contextmanager
+def public_names() -> Iterator[None]:
+    """Render public output: the names of entrants without consent are hidden inside."""
+    token = _HIDE_NAMES.set(True)
+    try:
+        yield
+    finally:
+        _HIDE_NAMES.reset(token)
+
+
+def hidden_name(start_number: int) -> str:
+    return gettext("Startnummer %(number)s") % {"number": start_number}
+
+
+def shown_name(name: str, partner: str, public_name: bool, start_number: int) -> str:
+    """``display_name`` for pages that read names as plain values: hidden on public output
+    for an entrant without consent."""
+    if names_hidden() and not public_name:
+        return hidden_name(start_number)
+    return display_name(name, partner)
+
+
 class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="entrants")
@@ -224,6 +274,16 @@ class Entrant(models.Model):
     fee_paid = models.BooleanField(_("Startgeld bezahlt"), default=False)
     donation_paid = models.BooleanField(_("Spende bezahlt"), default=False)
     categories = models.JSONField(_("Kategorien"), default=list, blank=True)  # Category values
+    # consent to show the name on public pages (online registration asks; the desk's entrants
+    # have it): without it the public pages say "Startnummer 17"
+    public_name = models.BooleanField(_("Name öffentlich zeigen"), default=True)
+    email = models.EmailField(_("E-Mail"), blank=True)
+    online = models.BooleanField(_("online angemeldet"), default=False)
+    # the key the registration form was sent with: the same form sent again (the reply was
+    # lost) is recognised as the same registration
+    signup_key = models.CharField(max_length=64, blank=True, editable=False)
+    # checked in at the door (the check-in page); "Nicht erschienen" withdraws the others
+    checked_in_at = models.DateTimeField(_("angekommen"), null=True, blank=True)
     # the player register (series across tournaments): the player, and the partner of a pair
     player = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
@@ -248,6 +308,8 @@ class Entrant(models.Model):
 
     @property
     def display_name(self) -> str:
+        if names_hidden() and not self.public_name:  # (a field left out of a query stays so)
+            return hidden_name(self.start_number)
         return display_name(self.name, self.partner)
 
     @property
@@ -629,6 +691,44 @@ class AuditLogQuerySet(models.QuerySet["AuditLog"]):
 
     def delete(self) -> tuple[int, dict[str, int]]:
         raise AuditLogIsReadOnly("audit entries cannot be deleted")
+
+
+class WaitingRegistration(models.Model):
+    """An online registration that came when every place was taken: it has no start number
+    yet. The desk moves it up when a place frees ("Nachrücken"); then it becomes an entrant
+    (``entrant``) with its start number and personal links, and its page shows them."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="waiting_registrations"
+    )
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="waiting_registrations"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_entry_token)
+    name = models.CharField(_("Name"), max_length=120)
+    partner = models.CharField(_("Partner/in"), max_length=120, blank=True)
+    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    categories = models.JSONField(_("Kategorien"), default=list, blank=True)
+    email = models.EmailField(_("E-Mail"), blank=True)
+    public_name = models.BooleanField(_("Name öffentlich zeigen"), default=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    entrant = models.OneToOneField(
+        Entrant, on_delete=models.SET_NULL, null=True, blank=True, related_name="waiting"
+    )
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    signup_key = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["competition", "created_at", "id"]
+        verbose_name = _("Wartelisten-Anmeldung")
+        verbose_name_plural = _("Warteliste")
+
+    def __str__(self) -> str:
+        return display_name(self.name, self.partner)
+
+    @property
+    def display_name(self) -> str:
+        return display_name(self.name, self.partner)
 
 
 # A personal link's short code: typed at the door or scanned; no 0/O or 1/I/L to confuse.

@@ -288,3 +288,31 @@ AUTH_PASSWORD_VALIDATORS = [
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "http://127.0.0.1:8000")
+
+# E-mail (the online registration's confirmation): off unless set up. ``EMAIL_URL`` such as
+# smtp://user:password@mail.example.org:587/?tls=1 (or smtps://… for SSL on 465), or Django's
+# own EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS/_SSL;
+# DEFAULT_FROM_EMAIL is the sender.
+EMAIL_URL = os.environ.get("EMAIL_URL", "").strip()
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_URL:
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    _mail = urlsplit(EMAIL_URL)
+    if _mail.scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured(f"EMAIL_URL: smtp:// or smtps://, not {_mail.scheme!r}")
+    _query = parse_qs(_mail.query)
+    EMAIL_HOST = _mail.hostname or ""
+    EMAIL_USE_SSL = _mail.scheme == "smtps"
+    EMAIL_USE_TLS = not EMAIL_USE_SSL and _query.get("tls", ["0"])[0] in ("1", "true", "yes")
+    EMAIL_PORT = _mail.port or (465 if EMAIL_USE_SSL else 25)
+    EMAIL_HOST_USER = unquote(_mail.username or "")
+    EMAIL_HOST_PASSWORD = unquote(_mail.password or "")
+EMAIL_ENABLED = bool(EMAIL_HOST)
+EMAIL_TIMEOUT = 10  # seconds: a mail server that does not answer never holds a registration
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "binokel@localhost")

@@ -2,7 +2,19 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
-from .views import board, charity, desk, organiser, players, public, series, sheets, table
+from .views import (
+    board,
+    charity,
+    desk,
+    door,
+    organiser,
+    players,
+    public,
+    series,
+    sheets,
+    signup,
+    table,
+)
 from .views import exports as export_views
 
 
@@ -59,6 +71,14 @@ desk_patterns = (
         ),
         path("<slug:slug>/teilnehmer-bearbeiten/<num:pk>/", desk.entrant_edit, name="entrant_edit"),
         path("<slug:slug>/startnummern/", desk.renumber, name="renumber"),
+        path("<slug:slug>/einlass/", door.checkin_page, name="checkin"),
+        path("<slug:slug>/einlass/nicht-erschienen/", door.no_show, name="no_show"),
+        path(
+            "<slug:slug>/teilnehmer/<str:mode>/online/",
+            door.signup_settings,
+            name="signup_settings",
+        ),
+        path("<slug:slug>/warteliste/<num:pk>/", door.waiting_action, name="waiting"),
         path("<slug:slug>/spielplan/", desk.seating_view, name="seating"),
         path("<slug:slug>/durchgang/<num:number>/sperren/", desk.round_lock, name="round_lock"),
         path("<slug:slug>/ergebnisse/", desk.overview, name="overview"),
@@ -140,6 +160,8 @@ public_patterns = (
         path("t/<slug:slug>/statistik/", public.statistics_view, name="statistics"),
         path("cup/<slug:slug>/", series.public_series, name="series"),
         path("p/<token:token>/", players.personal, name="personal"),
+        path("t/<slug:slug>/anmelden/", signup.register, name="signup"),
+        path("t/<slug:slug>/anmeldung/<token:token>/", signup.signed_up, name="signed_up"),
         path(
             "t/<slug:slug>/rangliste/<str:mode>/kategorien/",
             public.subrankings_view,

@@ -39,6 +39,9 @@ class ExportOptions:
     base_url: str | None = None
     # only these tables (hall numbers) of the round: the reprint after a re-plan; empty: all
     tables: tuple[int, ...] = ()
+    # the players' slips: the paper ("80mm", "a6"; None: 80 mm) and only these start numbers
+    paper: str | None = None
+    start_numbers: tuple[int, ...] = ()
 
 
 class ExportError(DeskError):

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from ..models import Competition, Mode, Series, Tournament
+from ..models import Competition, Mode, Series, Tournament, public_names
 from ..services import charity
 from ..services.prizes import prize_table
 from ..services.series import series_standings
@@ -119,6 +119,11 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
 
 def write_site(out: Path, tournaments: list[Tournament]) -> list[Path]:
     """Write the site into ``out``; returns the files written (``index.html`` first)."""
+    with public_names():  # names without consent show as "Startnummer 17"
+        return _write_site(out, tournaments)
+
+
+def _write_site(out: Path, tournaments: list[Tournament]) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(Path(settings.BASE_DIR) / "static" / "binokel" / "desk.css", out / STYLE)
     if len(tournaments) == 1:

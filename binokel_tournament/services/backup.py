@@ -75,6 +75,7 @@ from ..models import (
     Table,
     TableEntry,
     Tournament,
+    WaitingRegistration,
     new_entry_token,
     new_personal_code,
     new_personal_token,
@@ -107,6 +108,7 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     TableEntry: {"table"},
     Series: set(),
     PersonalLink: {"entrant"},
+    WaitingRegistration: {"tournament", "competition", "entrant"},
 }
 USER_FIELDS = ("username", "password", "is_active")
 
@@ -359,6 +361,9 @@ def dump_tournament(
         "entrant_id",
     )
     extra_donations = _rows(t.extra_donations.order_by("created_at", "id"))
+    waiting = _rows(
+        t.waiting_registrations.order_by("created_at", "id"), "competition_id", "entrant_id"
+    )
     prizes = _rows(
         t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
     )
@@ -384,6 +389,7 @@ def dump_tournament(
     for object_type, rows, key in (
         ("Competition", competitions, lambda r: r["mode"]),
         ("Entrant", entrants, lambda r: str(r["start_number"])),
+        ("WaitingRegistration", waiting, lambda r: r["token"]),
         ("Round", rounds, lambda r: str(r["number"])),
         ("Table", tables, lambda r: "{}/{}".format(*table_key[r["pk"]])),
         ("ScoreSheet", sheet_heads, lambda r: "{}/{}".format(*table_key[r["table_id"]])),
@@ -480,6 +486,15 @@ def dump_tournament(
         "personal_links": [
             _dump(PersonalLink, link, entrant=number_of[link["entrant_id"]])
             for link in personal_links
+        ],
+        "waiting_registrations": [
+            _dump(
+                WaitingRegistration,
+                w,
+                competition=mode_of[w["competition_id"]],
+                entrant=number_of.get(w["entrant_id"]),
+            )
+            for w in waiting
         ],
         "rounds": [_dump(Round, r) for r in rounds],
         "tables": [
@@ -742,6 +757,26 @@ def _restore(
         if link.token in taken_links or link.code in taken_links:
             link.token, link.code = new_personal_token(), new_personal_code()
     PersonalLink.objects.bulk_create(links)
+    waiting = [
+        _build(
+            WaitingRegistration,
+            entry,
+            ("competition", "entrant"),
+            tournament=t,
+            competition=competitions[entry["competition"]],
+            entrant=entrant_of.get(entry["entrant"]) if entry.get("entrant") else None,
+        )
+        for entry in doc.get("waiting_registrations", [])
+    ]
+    taken_tokens = set(
+        WaitingRegistration.objects.filter(token__in=[w.token for w in waiting]).values_list(
+            "token", flat=True
+        )
+    )
+    for w in waiting:
+        if w.token in taken_tokens:
+            w.token = new_entry_token()
+    WaitingRegistration.objects.bulk_create(waiting)
     rounds = {}
     for entry in doc["rounds"]:
         r = _build(Round, entry, (), tournament=t)
@@ -870,6 +905,8 @@ def _new_keys(t: Tournament) -> dict[tuple[str, str], int]:
         keys[("Competition", c.mode)] = c.pk
     for e in t.entrants.all():
         keys[("Entrant", str(e.start_number))] = e.pk
+    for w in t.waiting_registrations.all():
+        keys[("WaitingRegistration", w.token)] = w.pk
     for r in t.round_set.all():
         keys[("Round", str(r.number))] = r.pk
     for tb in Table.objects.filter(round__tournament=t).select_related("round"):

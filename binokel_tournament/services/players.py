@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ..models import (
@@ -21,8 +22,6 @@ from ..models import (
     Seat,
     SheetStatus,
     Tournament,
-    new_personal_code,
-    new_personal_token,
 )
 from . import charity
 from .access import Action, Actor, require
@@ -39,27 +38,37 @@ def people(entrant: Entrant) -> list[bool]:
 def ensure_links(tournament: Tournament) -> list[PersonalLink]:
     """Every person of the tournament with an open link (made where missing), by start number,
     the pair's first name first."""
-    entrants = list(tournament.entrants.order_by("start_number"))
-    open_links = {
-        (link.entrant_id, link.partner): link
-        for link in PersonalLink.objects.filter(entrant__tournament=tournament, revoked_at=None)
-    }
-    missing = [
-        PersonalLink(entrant=e, partner=partner)
-        for e in entrants
-        for partner in people(e)
-        if (e.pk, partner) not in open_links
-    ]
-    if missing:
-        for _attempt in range(5):  # a code or token taken meanwhile: new ones, again
-            try:
-                with transaction.atomic():
-                    for link in PersonalLink.objects.bulk_create(missing):
-                        open_links[(link.entrant_id, link.partner)] = link
-                break
-            except IntegrityError:
-                for link in missing:
-                    link.token, link.code = new_personal_token(), new_personal_code()
+    return _ensure(
+        list(tournament.entrants.order_by("start_number")),
+        PersonalLink.objects.filter(entrant__tournament=tournament, revoked_at=None),
+    )
+
+
+def links_of(entrant: Entrant) -> list[PersonalLink]:
+    """The open links of one entrant's people (made where missing), the first name first."""
+    return _ensure([entrant], PersonalLink.objects.filter(entrant=entrant, revoked_at=None))
+
+
+def _ensure(entrants: list[Entrant], existing: QuerySet[PersonalLink]) -> list[PersonalLink]:
+    open_links: dict[tuple[int, bool], PersonalLink] = {}
+    for _attempt in range(5):
+        # a link made meanwhile by another request, or a code or token taken: read, again
+        open_links = {(link.entrant_id, link.partner): link for link in existing.all()}
+        missing = [
+            PersonalLink(entrant=e, partner=partner)
+            for e in entrants
+            for partner in people(e)
+            if (e.pk, partner) not in open_links
+        ]
+        if not missing:
+            break
+        try:
+            with transaction.atomic():
+                for link in PersonalLink.objects.bulk_create(missing):
+                    open_links[(link.entrant_id, link.partner)] = link
+            break
+        except IntegrityError:
+            continue
     by_pk = {e.pk: e for e in entrants}
     out = []
     for e in entrants:

@@ -22,7 +22,17 @@ from django.utils.translation import gettext_lazy
 import pairing
 from scoring.tables import table_shape
 
-from ..models import Competition, Entrant, Round, ScoreSheet, Seat, Table, Tournament, display_name
+from ..models import (
+    Competition,
+    Entrant,
+    Round,
+    ScoreSheet,
+    Seat,
+    Table,
+    Tournament,
+    display_name,
+    names_hidden,
+)
 from .access import Action, Actor, require
 from .audit import log_action
 from .backup import schedule_backup
@@ -492,9 +502,16 @@ def where_do_i_sit(tournament: Tournament, query: str) -> list[tuple[Entrant, li
     else:
         # folded in Python: the databases fold differently (and SQLite not at all beyond
         # ASCII); a tournament's names are a few hundred short strings
-        candidates = entrants.order_by("start_number").values_list("pk", "name", "partner")
+        # (a name not to be shown publicly is not found by name either: by start number)
+        candidates = entrants.order_by("start_number").values_list(
+            "pk", "name", "partner", "public_name"
+        )
         typed = NameQuery(query)
-        hits = [pk for pk, name, partner in candidates if typed.found_in(name, partner)]
+        hits = [
+            pk
+            for pk, name, partner, shown in candidates
+            if (shown or not names_hidden()) and typed.found_in(name, partner)
+        ]
         found = list(entrants.filter(pk__in=hits[:WHERE_MAX_HITS]).order_by("start_number"))
     seats = (
         Seat.objects.filter(entrant__in=found)

@@ -10,7 +10,7 @@ from django.db import connections
 
 from charity.statistics import PartyRecord, Statistics, Top, compute
 
-from ..models import PartyResult, Tournament, display_name
+from ..models import PartyResult, Tournament, display_name, hidden_name, names_hidden
 from .standings import counted_statuses
 
 
@@ -85,10 +85,11 @@ def evening_statistics(
 ) -> EveningStatistics:
     """The figures of every counted game (of the rounds up to ``up_to``, when given)."""
     stats = compute(party_records(tournament, mode, up_to))
+    hide = names_hidden()
     names = {
-        pk: f"{number} {display_name(name, partner)}"
-        for pk, number, name, partner in tournament.entrants.values_list(
-            "pk", "start_number", "name", "partner"
+        pk: hidden_name(number) if hide and not shown else f"{number} {display_name(name, partner)}"
+        for pk, number, name, partner, shown in tournament.entrants.values_list(
+            "pk", "start_number", "name", "partner", "public_name"
         ).order_by()
     }
     return EveningStatistics(stats, names)

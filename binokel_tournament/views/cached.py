@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import translation
 
+from ..models import public_names
 from ..services import public_cache
 
 PLACEHOLDER = "binokel-kept-page-csrf-token"
@@ -85,6 +86,10 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            with public_names():  # names without consent show as "Startnummer 17"
+                return serve(request, *args, **kwargs)
+
+        def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not keepable(request):
                 return view(request, *args, **kwargs)
             key = page_key(request, scopes(**kwargs))  # read before the page is made

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from ..exports.registry import download_box
 from ..forms import (
+    CompetitionSignUpForm,
     EntrantForm,
     ImportForm,
     NumberingForm,
@@ -25,7 +26,7 @@ from ..forms import (
     TournamentForm,
 )
 from ..models import Category, Competition, Entrant, Role, Round, Tournament
-from ..services import backup, charity, live, registration, seating, series
+from ..services import backup, charity, live, registration, seating, series, signup
 from ..services import rounds as rounds_service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
@@ -179,6 +180,10 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "fee": fee,
             "import_form": ImportForm(),
             "numbering_form": NumberingForm(),
+            "signup_form": CompetitionSignUpForm(instance=competition),
+            "signup_state": signup.state(competition),
+            "waiting": signup.waiting_list(competition),
+            "signup_url": request.build_absolute_uri(reverse("public:signup", args=[t.slug])),
         },
     )
 

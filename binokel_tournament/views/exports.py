@@ -55,6 +55,12 @@ def _options(request: HttpRequest) -> ExportOptions:
     )
     if tables_text and not tables:
         raise ExportError(_("„%(value)s“ sind keine Tischnummern.") % {"value": tables_text[:20]})
+    numbers_text = request.GET.get("nr", "")
+    start_numbers = tuple(
+        int(n) for n in numbers_text.split(",")[:MAX_TABLES] if re.fullmatch(r"[0-9]{1,6}", n)
+    )
+    if numbers_text and not start_numbers:
+        raise ExportError(_("„%(value)s“ sind keine Startnummern.") % {"value": numbers_text[:20]})
     base_url = request_base_url(request)
     return ExportOptions(
         round_number=round_number,
@@ -63,6 +69,8 @@ def _options(request: HttpRequest) -> ExportOptions:
         # "" rather than None: no QR code, not the (loopback) default
         base_url=base_url if base_url is not None else "",
         tables=tables,
+        paper=request.GET.get("format") or None,
+        start_numbers=start_numbers,
     )
 
 
@@ -75,7 +83,10 @@ def _download(request: HttpRequest, tournament: Tournament, exporter: BaseExport
         return redirect("desk:dashboard", slug=tournament.slug)
     record_print(tournament, request.user, exporter.identifier, options.round_number)
     response = HttpResponse(result.content, content_type=result.content_type)
-    response["Content-Disposition"] = content_disposition_header(True, result.filename)
+    # "anzeigen": open in the browser to print at once (the door's slip), else download
+    inline = request.GET.get("anzeigen") == "1"
+    disposition = content_disposition_header(not inline, result.filename)
+    response["Content-Disposition"] = disposition or "attachment"
     return response
 
 

@@ -40,7 +40,7 @@ def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
     links = export_links(demo)
     # 3 rounds × 4 PDFs, standings (all + 2), certificates (all + 2), donations (all + 2),
     # prizes (all + 2), categories, statistics, Excel, 4 CSV
-    assert len(links) == 12 + 3 + 3 + 3 + 3 + 1 + 1 + 1 + 4
+    assert len(links) == 12 + 3 + 3 + 3 + 3 + 1 + 1 + 1 + 4 + 2
     for url in links:
         response = desk_client.get(url)
         assert response.status_code == 200, url
@@ -89,7 +89,7 @@ def test_the_export_box_is_built_from_the_registry(demo):
     for key, cls in EXPORTERS.items():
         assert str(cls.verbose_name) in html, key
         assert reverse("desk:export", args=[demo.slug, key]) in html, key
-    assert len(set(EXPORTERS)) == len(EXPORTERS) == 11
+    assert len(set(EXPORTERS)) == len(EXPORTERS) == 12
 
 
 def test_the_registry_key_serves_the_same_file_as_the_first_addresses(desk_client, demo):

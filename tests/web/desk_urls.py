@@ -48,6 +48,18 @@ def first_three_table(t: Tournament) -> int:
     return round_obj.tables.filter(kind=TableKind.THREE).order_by("number").first().pk  # type: ignore[union-attr]
 
 
+def a_waiting(t: Tournament) -> int:
+    """A registration on the singles' waiting list (made once)."""
+    from binokel_tournament.models import WaitingRegistration
+
+    waiting = WaitingRegistration.objects.filter(tournament=t, entrant=None).first()
+    if waiting is None:
+        waiting = WaitingRegistration.objects.create(
+            tournament=t, competition=t.competitions.get(mode=Mode.SINGLES), name="Wartende Wally"
+        )
+    return waiting.pk
+
+
 def singles_pk(t: Tournament) -> int:
     return t.competitions.get(mode=Mode.SINGLES).pk
 
@@ -132,6 +144,37 @@ DESK_URLS: list[DeskUrl] = [
             "withdrawn",
             "delete",
         ),
+    ),
+    DeskUrl("checkin", "GET", Action.VIEW),
+    DeskUrl(
+        "checkin",
+        "POST",
+        Action.REGISTER,
+        data=lambda t: {"q": str(first_entrant(t).start_number)},
+        fields=("q", "entrant", "action", "format"),
+    ),
+    DeskUrl(
+        "no_show",
+        "POST",
+        Action.EDIT_ENTRANTS,
+        data=lambda t: {"confirmed": "1"},
+        fields=("confirmed",),
+    ),
+    DeskUrl(
+        "signup_settings",
+        "POST",
+        Action.EDIT_ENTRANTS,
+        args=lambda t: [t.slug, "singles"],
+        data=lambda t: {"registration_open": "on", "capacity": "80", "waiting_list": "on"},
+        fields=("registration_open", "capacity", "waiting_list", "registration_closes"),
+    ),
+    DeskUrl(
+        "waiting",
+        "POST",
+        Action.REGISTER,
+        args=lambda t: [t.slug, a_waiting(t)],
+        data=lambda t: {"action": "move_up"},
+        fields=("action",),
     ),
     DeskUrl(
         "renumber",

@@ -6,6 +6,7 @@ from .base import PdfExporter
 from .charity import DonationsExporter, PrizesExporter, SubRankingsExporter
 from .scoresheets import ScoreSheetsExporter
 from .seating import SeatingPlanExporter, TableCardsExporter
+from .slips import SlipsExporter
 from .standings import CertificatesExporter, StandingsExporter
 from .statistics import StatisticsExporter
 
@@ -21,6 +22,7 @@ PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
         PrizesExporter,
         SubRankingsExporter,
         StatisticsExporter,
+        SlipsExporter,
     )
 }
 

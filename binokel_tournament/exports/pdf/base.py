@@ -177,7 +177,7 @@ class PdfExporter(BaseExporter):
     def render(self, options: ExportOptions | None = None) -> ExportFile:
         options = options or ExportOptions()
         buffer = io.BytesIO()
-        c = Canvas(buffer, pagesize=self.pagesize, pageCompression=1)
+        c = Canvas(buffer, pagesize=self.page_size(options), pageCompression=1)
         c.setTitle(f"{self.document_title(options)} – {self.tournament.name}")
         c.setAuthor(self.tournament.name)
         c.setCreator("Binokel")
@@ -186,6 +186,10 @@ class PdfExporter(BaseExporter):
         return ExportFile(
             self.filename(*self.filename_parts(options)), self.content_type, buffer.getvalue()
         )
+
+    def page_size(self, options: ExportOptions) -> tuple[float, float]:
+        """The paper (an exporter whose paper the organiser picks overrides it)."""
+        return self.pagesize
 
     @abstractmethod
     def document_title(self, options: ExportOptions) -> str:

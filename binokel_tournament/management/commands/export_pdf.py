@@ -51,6 +51,12 @@ class Command(BaseCommand):
             metavar="N,N,…",
             help="table cards, score sheets: only these tables of the round (a reprint)",
         )
+        parser.add_argument(
+            "--format",
+            choices=("80mm", "a6"),
+            dest="paper",
+            help="slips: an 80 mm receipt printer's roll (default) or A6",
+        )
         parser.add_argument("--out", required=True, metavar="FILE")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -65,6 +71,7 @@ class Command(BaseCommand):
             top=opts["top"],
             base_url=base_url,
             tables=_table_numbers(opts.get("tables")),
+            paper=opts.get("paper"),
         )
         try:
             result = exporter.render(options)
@@ -73,7 +80,7 @@ class Command(BaseCommand):
         # the seating plan's QR code leads to "Wo sitze ich?", the table cards' and score
         # sheets' to the table's own link
         with_qr = tournament.public_pages if kind == "seating" else tournament.table_entry
-        if kind in ("seating", "tablecards", "scoresheets") and with_qr:
+        if kind == "slips" or (kind in ("seating", "tablecards", "scoresheets") and with_qr):
             self._warn_without_qr(base_url, kind)
         write_export(Path(opts["out"]), result, self.stdout)
         record_print(tournament, None, kind, options.round_number)
@@ -82,7 +89,11 @@ class Command(BaseCommand):
         url = base_url if base_url is not None else str(settings.PUBLIC_BASE_URL or "")
         if url and not is_loopback_url(url):
             return
-        if kind == "seating":
+        if kind == "slips":
+            what = _(
+                "die QR-Codes der Zettel öffnen auf einem Handy nichts (am Einlass scannen geht)."
+            )
+        elif kind == "seating":
             what = _("der Tischplan hat deshalb keinen QR-Code und keinen Link zu „Wo sitze ich?“.")
         elif kind == "tablecards":
             what = _("die Tischkarten haben deshalb keinen QR-Code zum Tisch-Link.")

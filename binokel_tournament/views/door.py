@@ -1,0 +1,168 @@
+"""The desk at the door: the check-in page (scan, short code or name; present, paid, slip),
+"Nicht erschienen", and the competition's online registration with its waiting list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..exports.registry import download_url
+from ..forms import CompetitionSignUpForm
+from ..models import Entrant, Tournament, WaitingRegistration
+from ..services import charity, checkin, signup
+from ..services.access import Action
+from ..services.errors import DeskError
+from .common import desk_tournament, get_competition, plain_int
+
+SLIP_FORMATS = ("80mm", "a6")
+
+
+def _slip_url(tournament: Tournament, entrant: Entrant, paper: str) -> str:
+    query = {"nr": str(entrant.start_number), "format": paper, "anzeigen": "1"}
+    return download_url(tournament, "slips", query)
+
+
+def _result(request: HttpRequest, tournament: Tournament, **context: Any) -> HttpResponse:
+    """The door's answer: only the result box for the page's own requests (htmx), else the
+    whole page."""
+    fee = charity.fee_rule(tournament)
+    paper = request.session.get("slip_format", SLIP_FORMATS[0])
+    entrant = context.get("entrant")
+    context = {
+        "tournament": tournament,
+        "count": checkin.door_count(tournament),
+        "fee_due": fee.fee(1) > 0,
+        "paper": paper,
+        "slip_url": _slip_url(tournament, entrant, paper) if entrant is not None else "",
+        **context,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "desk/_door_result.html", context)
+    return render(request, "desk/checkin.html", context)
+
+
+@login_required
+def checkin_page(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug)
+    if request.method != "POST":
+        return _result(request, t)
+    try:
+        return _door_action(request, t)
+    except DeskError as exc:
+        return _result(request, t, problem=exc.message)
+
+
+def _door_action(request: HttpRequest, t: Tournament) -> HttpResponse:
+    post = request.POST
+    if post.get("format") in SLIP_FORMATS:
+        request.session["slip_format"] = post["format"]
+    pk = plain_int(post.get("entrant", ""))
+    entrant = get_object_or_404(Entrant, pk=pk, tournament=t) if pk is not None else None
+    action = post.get("action", "")
+    if entrant is not None and action == "paid":
+        charity.set_paid(entrant, request.user, fee_paid=True)
+        return _result(request, t, entrant=entrant, done=_("Startgeld bezahlt."))
+    if entrant is not None and action == "undo":
+        checkin.undo_check_in(entrant, request.user)
+        return _result(request, t, entrant=entrant, done=_("Ankunft zurückgenommen."))
+    if entrant is not None:  # chosen among the candidates of a name search
+        return _arrived(request, t, entrant)
+    query = post.get("q", "")
+    found = checkin.find(t, query)
+    if found.entrant is not None:
+        return _arrived(request, t, found.entrant, found.partner)
+    if found.candidates:
+        return _result(request, t, candidates=found.candidates, query=query)
+    return _result(
+        request,
+        t,
+        query=query,
+        problem=_("Niemand gefunden für „%(query)s“.") % {"query": query.strip()[:60]},
+    )
+
+
+def _arrived(
+    request: HttpRequest, t: Tournament, entrant: Entrant, partner: bool = False
+) -> HttpResponse:
+    if entrant.withdrawn:
+        return _result(
+            request,
+            t,
+            entrant=entrant,
+            problem=_("%(entrant)s ist abgemeldet.") % {"entrant": entrant},
+        )
+    new = checkin.check_in(entrant, request.user)
+    done = _("Angekommen.") if new else _("War schon als angekommen markiert.")
+    return _result(request, t, entrant=entrant, partner=partner, done=done, again=not new)
+
+
+@login_required
+@require_POST
+def no_show(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
+    if "confirmed" not in request.POST:
+        return render(
+            request,
+            "desk/no_show.html",
+            {"tournament": t, "missing": checkin.no_shows(t)},
+        )
+    try:
+        withdrawn = checkin.withdraw_no_shows(t, request.user)
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, checkin.no_show_message(withdrawn))
+    return redirect("desk:checkin", slug=slug)
+
+
+@login_required
+@require_POST
+def signup_settings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.EDIT_ENTRANTS)
+    competition = get_competition(t, mode)
+    form = CompetitionSignUpForm(request.POST, instance=competition)
+    if form.is_valid():
+        try:
+            signup.update_settings(
+                competition, request.user, **{f: form.cleaned_data[f] for f in form.changed_data}
+            )
+        except DeskError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Online-Anmeldung gespeichert."))
+    else:
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            text = " ".join(str(e) for e in errors)
+            messages.error(request, f"{label}: {text}" if label else text)
+    return redirect(reverse("desk:entrants", args=[slug, mode]) + "#online")
+
+
+@login_required
+@require_POST
+def waiting_action(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.REGISTER)
+    waiting = get_object_or_404(WaitingRegistration, pk=pk, tournament=t)
+    try:
+        if request.POST.get("action") == "cancel":
+            signup.cancel_waiting(waiting, request.user)
+            messages.success(
+                request, _("%(name)s: von der Warteliste gestrichen.") % {"name": waiting}
+            )
+        else:
+            entrant = signup.move_up(waiting, request.user)
+            messages.success(
+                request,
+                _("%(name)s ist nachgerückt und hat die Startnummer %(number)s.")
+                % {"name": entrant.display_name, "number": entrant.start_number},
+            )
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("desk:entrants", args=[slug, waiting.competition.mode]) + "#online")

@@ -1,0 +1,146 @@
+"""Online registration (no login): the form at ``/t/<slug>/anmelden/`` and the confirmation
+page with each person's own link as QR code (``/t/<slug>/anmeldung/<token>/``). Protected
+against floods without outside services: a rate limit per address and a honeypot field."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from ..forms import SignUpForm
+from ..models import PersonalLink, Tournament, WaitingRegistration
+from ..services import signup, throttle
+from ..services.errors import DeskError
+from ..services.players import links_of
+from ..services.public_links import qr_svg
+from .common import get_tournament
+
+SIGNUPS_PER_ADDRESS = 20  # registrations sent from one address …
+SIGNUP_WINDOW = 600  # … per ten minutes (a club's computer registering its members is fine)
+
+
+def _address(request: HttpRequest) -> str:
+    return str(request.META.get("REMOTE_ADDR", "?"))
+
+
+def _open_competitions(tournament: Tournament) -> list[tuple[Any, signup.SignUpState]]:
+    return [(c, signup.state(c)) for c in tournament.competitions.all()]
+
+
+@never_cache
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament(slug)
+    offered = _open_competitions(tournament)
+    modes = [c.mode for c, s in offered if s.open]
+    form = SignUpForm(request.POST or None, modes=modes, initial={"key": secrets.token_hex(16)})
+    refused, status = "", 200
+    if request.method == "POST" and modes:
+        if not throttle.allow(f"signup:{_address(request)}", SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW):
+            status = 429
+            refused = _(
+                "Von diesem Anschluss kamen gerade sehr viele Anmeldungen. Bitte in ein paar "
+                "Minuten noch einmal versuchen."
+            )
+        elif form.is_valid() and form.cleaned_data["website"]:
+            refused = _("Die Anmeldung konnte nicht angenommen werden.")  # a form robot
+        elif form.is_valid():
+            data = form.cleaned_data
+            competition = next(c for c, _s in offered if c.mode == data["mode"])
+            try:
+                done = signup.sign_up(
+                    competition,
+                    signup.SignUp(
+                        name=data["name"],
+                        partner=data.get("partner", ""),
+                        club=data.get("club", ""),
+                        categories=data.get("categories", []),
+                        email=data.get("email", ""),
+                        public_name=data.get("public_name", False),
+                        key=data.get("key", ""),
+                    ),
+                )
+            except DeskError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                if not done.repeated:
+                    _mail(request, tournament, done)
+                return redirect("public:signed_up", slug=slug, token=done.token)
+    return render(
+        request,
+        "public/signup.html",
+        {
+            "tournament": tournament,
+            "offered": offered,
+            "form": form,
+            "modes": modes,
+            "refused": refused,
+        },
+        status=status,
+    )
+
+
+def _people(request: HttpRequest, links: list[PersonalLink]) -> list[dict[str, Any]]:
+    out = []
+    for link in links:
+        url = request.build_absolute_uri(reverse("public:personal", args=[link.token]))
+        out.append({"name": link.person_name, "url": url, "code": link.code, "qr": qr_svg(url)})
+    return out
+
+
+@never_cache
+def signed_up(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The confirmation: each person's own link as QR code and short code; for a waiting
+    registration its place on the waiting list (and the links once it moved up)."""
+    tournament = get_tournament(slug)
+    waiting = WaitingRegistration.objects.filter(tournament=tournament, token=token).first()
+    entrant = waiting.entrant if waiting is not None else None
+    if waiting is None:
+        link = (
+            PersonalLink.objects.filter(
+                token=token, revoked_at=None, entrant__tournament=tournament
+            )
+            .select_related("entrant")
+            .first()
+        )
+        if link is None:
+            raise Http404
+        entrant = link.entrant
+    people = _people(request, links_of(entrant)) if entrant is not None else []
+    context = {
+        "tournament": tournament,
+        "entrant": entrant,
+        "waiting": waiting,
+        "place": signup.waiting_place(waiting) if waiting is not None else None,
+        "people": people,
+        "mail": signup.mail_enabled(),
+    }
+    return render(request, "public/signed_up.html", context)
+
+
+def _mail(request: HttpRequest, tournament: Tournament, done: signup.SignedUp) -> None:
+    email = done.entrant.email if done.entrant is not None else ""
+    if done.waiting is not None:
+        email = done.waiting.email
+    if not email:
+        return
+    page = request.build_absolute_uri(
+        reverse("public:signed_up", args=[tournament.slug, done.token])
+    )
+    context = {
+        "tournament": tournament,
+        "entrant": done.entrant,
+        "waiting": done.waiting,
+        "place": signup.waiting_place(done.waiting) if done.waiting is not None else None,
+        "people": _people(request, done.links),
+        "page": page,
+    }
+    text = render_to_string("public/signup_mail.txt", context, request)
+    subject = _("Anmeldung: %(tournament)s") % {"tournament": tournament.name}
+    signup.send_confirmation(done, text, subject, email)

@@ -1,0 +1,31 @@
+// The door's check-in page: the search field keeps the focus (a USB scanner types the code
+// and Enter into whatever has it); F8 and F9 press the found person's "paid" and "slip".
+(function () {
+  "use strict";
+  const field = document.getElementById("door-q");
+  const form = document.getElementById("door-form");
+  if (!field || !form) return;
+  const focusField = () => { if (document.activeElement !== field) field.focus(); };
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "door-result") {
+      field.value = "";
+      focusField();
+    }
+  });
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.elt === form && !field.value.trim()) event.preventDefault();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "F8" || event.key === "F9") {
+      const target = document.querySelector(`#door-result [data-key="${event.key}"]`);
+      event.preventDefault();
+      if (target) target.click();
+    } else if (event.key === "Escape") {
+      field.value = "";
+      focusField();
+    }
+  });
+  // clicks elsewhere (a button, the page) hand the focus back to the field
+  document.addEventListener("click", () => setTimeout(focusField, 0));
+  window.addEventListener("focus", focusField);
+})();
