@@ -22,7 +22,13 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 
 install: $(VENV)/.installed
 
-install-test: $(VENV)/.installed-test system-test-deps
+install-test: $(VENV)/.installed-test system-test-deps tests/browser/axe/node_modules/axe-core/axe.min.js
+
+# axe-core from the npm registry (pinned in package-lock.json), injected into the pages by the
+# accessibility tests
+tests/browser/axe/node_modules/axe-core/axe.min.js: tests/browser/axe/package-lock.json
+	npm ci --prefix tests/browser/axe --no-audit --no-fund --silent
+	touch $@
 
 # Debian's chromium drives the browser tests (never a downloaded browser); zbarimg reads the
 # printed QR codes back as a phone would; pdftotext (poppler-utils) reads the printed text.
@@ -72,13 +78,15 @@ bench: install
 # for PostgreSQL)
 load: install-test
 	$(PY) benchmarks/load.py --desks 20 --seconds 60
+	$(PY) benchmarks/phones.py --phones 300
+	$(PY) benchmarks/checkin.py --players 300
 
 # The catalogues are sorted by msgid and carry no source locations, so that branches which add
 # messages merge cleanly. The desk's German is the source language: only English is a catalogue.
 messages: install
-	$(PY) manage.py makemessages -l en --no-location --no-obsolete --ignore=.venv --ignore=scoring --ignore=pairing
+	$(PY) manage.py makemessages -l en --no-location --no-obsolete --ignore=.venv --ignore=tests --ignore=scoring --ignore=pairing
 	msgcat --sort-output --no-location -o binokel_tournament/locale/en/LC_MESSAGES/django.po binokel_tournament/locale/en/LC_MESSAGES/django.po
-	$(PY) manage.py compilemessages -l en --ignore=.venv --ignore=scoring --ignore=pairing
+	$(PY) manage.py compilemessages -l en --ignore=.venv --ignore=tests --ignore=scoring --ignore=pairing
 	$(PY) scripts/compile_engine_messages.py
 
 # fixtures/demo.json is made by the demo command on a throwaway database, never by hand.

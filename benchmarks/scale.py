@@ -243,6 +243,10 @@ ROUTE_FILL: dict[tuple[str, str], Callable[[Ids], Values]] = {
     ("public:personal", "token"): lambda ids: [
         ("last entrant", next(x.token for x in ensure_links(ids.t) if x.entrant == ids.entrant))
     ],
+    # the registration's confirmation page: the last entrant's, as after registering online
+    ("public:signed_up", "token"): lambda ids: [
+        ("last entrant", next(x.token for x in ensure_links(ids.t) if x.entrant == ids.entrant))
+    ],
 }
 
 

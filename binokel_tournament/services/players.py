@@ -26,7 +26,7 @@ from ..models import (
 from . import charity
 from .access import Action, Actor, require
 from .audit import log_action
-from .seating import SeatInfo, seat_info
+from .seating import SeatInfo, latest_moves, seat_info
 from .standings import compute_standings
 
 
@@ -46,7 +46,14 @@ def ensure_links(tournament: Tournament) -> list[PersonalLink]:
 
 def links_of(entrant: Entrant) -> list[PersonalLink]:
     """The open links of one entrant's people (made where missing), the first name first."""
-    return _ensure([entrant], PersonalLink.objects.filter(entrant=entrant, revoked_at=None))
+    return links_for([entrant])
+
+
+def links_for(entrants: list[Entrant]) -> list[PersonalLink]:
+    """The open links of these entrants' people (made where missing), in their order."""
+    return _ensure(
+        entrants, PersonalLink.objects.filter(entrant__in=[e.pk for e in entrants], revoked_at=None)
+    )
 
 
 def _ensure(entrants: list[Entrant], existing: QuerySet[PersonalLink]) -> list[PersonalLink]:
@@ -109,6 +116,10 @@ class MyRound:
     seat: SeatInfo | None  # None: not seated in this round (a late arrival)
     games: list[int] = field(default_factory=list)  # my points, game by game, as entered
     counted: bool = False  # the sheet is confirmed (its points are final)
+    # the latest re-plan moved me in this round: True, and the table I had before (None: I
+    # had none); the page says "Neu: Tisch 14"
+    moved: bool = False
+    table_before: int | None = None
 
     @property
     def points(self) -> int | None:
@@ -158,10 +169,22 @@ def personal_page(link: PersonalLink) -> PersonalPage:
         tournament.round_set.filter(started_at__isnull=False).values_list("number", flat=True)
     )
     current = max(started | set(games), default=min(numbers, default=1))
-    rounds = [
-        MyRound(n, where.get(n), games.get(n, []), statuses.get(n) == SheetStatus.CONFIRMED)
-        for n in numbers
-    ]
+    moves = latest_moves(entrant.competition)
+    rounds = []
+    for n in numbers:
+        info = where.get(n)
+        key = (n, entrant.start_number)
+        moved = key in moves and info is not None and info.table_number != moves[key]
+        rounds.append(
+            MyRound(
+                n,
+                info,
+                games.get(n, []),
+                statuses.get(n) == SheetStatus.CONFIRMED,
+                moved=moved,
+                table_before=moves.get(key),
+            )
+        )
     rounds.sort(key=lambda r: (r.number != current, r.number))
     standings = compute_standings(entrant.competition)
     row = next((r for r in standings.rows if r.entrant.pk == entrant.pk), None)

@@ -23,6 +23,7 @@ import pairing
 from scoring.tables import table_shape
 
 from ..models import (
+    AuditLog,
     Competition,
     Entrant,
     Round,
@@ -128,6 +129,32 @@ def seat_changes(
         for r, n in keys
         if before.get((r, n)) != after.get((r, n))
     )
+
+
+MOVED = "seating.moved"  # the audit entry of a re-plan's changed places
+
+
+def latest_moves(competition: Competition) -> dict[tuple[int, int], int | None]:
+    """(round, start number) -> the table before the latest re-plan, for everyone it moved;
+    empty once a fresh plan replaced it."""
+    entry = (
+        AuditLog.objects.filter(
+            tournament_id=competition.tournament_id,
+            action__in=("seating.generate", MOVED),
+            object_type="Competition",
+            object_id=str(competition.pk),
+        )
+        .order_by("-at", "-id")
+        .values_list("action", "after")
+        .first()
+    )
+    if entry is None or entry[0] != MOVED or not isinstance(entry[1], dict):
+        return {}
+    out: dict[tuple[int, int], int | None] = {}
+    for change in entry[1].get("changes", []):
+        before = change.get("before")
+        out[(change["round"], change["start_number"])] = before[0] if before else None
+    return out
 
 
 # What the tables read on paper: a change after one of these was printed needs a reprint.
@@ -315,6 +342,9 @@ def replan_seating(competition: Competition, seed: int = 0, user: Actor = None) 
         log_action(
             tournament, user, "seating.replan", competition, current.to_dict(), plan.to_dict()
         )
+        # who sits elsewhere now, by hall table numbers: the players' own pages mark it
+        moved = {"changes": [c.as_dict() for c in changes]}
+        log_action(tournament, user, MOVED, competition, None, moved)
         schedule_backup(tournament)
     return SeatingSummary(plan, quality, changes)
 

@@ -20,7 +20,8 @@ from .cached import (
 )
 from .common import after_round_param, get_competition, get_tournament
 
-BEAMER_SECONDS = 15  # one screen of the beamer, before the next page (or a reload)
+BEAMER_SECONDS = 15  # one screen of the beamer, before the next page
+BEAMER_LIVE_SECONDS = 5  # the beamer asks for new results this often (shown within 10 s)
 
 
 def _public_tournament(slug: str) -> Tournament:
@@ -75,6 +76,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "standings": data,
             "rows": data.rows,
             "refresh_seconds": BEAMER_SECONDS,
+            "live_seconds": BEAMER_LIVE_SECONDS,
             "total": charity.evening(t) if charity.has_money(t) else None,
         },
     )

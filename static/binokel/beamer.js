@@ -1,11 +1,15 @@
 // The beamer: as many rows as the screen holds at a size readable from the back of the hall,
-// page after page, then a reload for the newest standings. Every place is shown once per cycle.
+// page after page, every place shown once per cycle. New results arrive in place (live.js asks
+// every few seconds): the rows are taken again and the page being shown stays, so a result
+// is on the screen within seconds, not at the end of the cycle.
 (function () {
   "use strict";
   var box = document.getElementById("beamer");
   if (!box) return;
   var table = document.getElementById("beamer-table");
-  var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+  var rows = [];
+  function takeRows() { rows = Array.prototype.slice.call(table.tBodies[0].rows); }
+  takeRows();
   var label = document.getElementById("beamer-page");
   var seconds = Number(box.dataset.seconds) || 15;
   var perPage = rows.length;
@@ -33,9 +37,14 @@
     box.dataset.pages = String(pages);
   }
   function next() {
-    if (page + 1 >= pages) { window.location.reload(); return; }
-    show(page + 1);
+    show(page + 1 >= pages ? 0 : page + 1);
   }
+  document.addEventListener("binokel:live", function () {  // new results, in place
+    takeRows();
+    fit();
+    show(Math.min(page, pages - 1));
+    box.dataset.updates = String(Number(box.dataset.updates || "0") + 1);
+  });
   function start() {
     fit();
     show(0);

@@ -124,3 +124,34 @@ def test_backup_restore_backup_keeps_every_link_and_code_byte_for_byte(seated):
         for x in players.ensure_links(restored)
     }
     assert again == links
+
+
+def test_after_a_replan_my_page_marks_the_changed_table(client, seated, orga):
+    from binokel_tournament.services.registration import update_entrant
+    from binokel_tournament.services.seating import replan_seating
+
+    singles = seated.competitions.get(mode=Mode.SINGLES)
+    first = singles.entrants.order_by("start_number").first()
+    update_entrant(first, orga, withdrawn=True)
+    summary = replan_seating(singles, seed=3, user=orga)
+    moved = [c for c in summary.changes if c.after is not None and c.before is not None]
+    assert moved, "the re-plan moved somebody"
+    change = next(c for c in moved if c.before[0] != c.after[0])
+    entrant = singles.entrants.get(start_number=change.start_number)
+    link = next(x for x in players.ensure_links(seated) if x.entrant_id == entrant.pk)
+    page = personal(client, link).content.decode()
+    section = page.split(f'id="round-{change.round}"')[1].split("</section>")[0]
+    assert f"Neu: Tisch {change.after[0]}" in section
+    assert f"vorher Tisch {change.before[0]}" in section
+    # someone the re-plan left where they were sees no mark
+    kept = singles.entrants.exclude(
+        start_number__in=[c.start_number for c in summary.changes]
+    ).exclude(withdrawn=True)
+    if kept.exists():
+        other = next(x for x in players.ensure_links(seated) if x.entrant_id == kept[0].pk)
+        assert "Neu: Tisch" not in personal(client, other).content.decode()
+    # a fresh plan (not a re-plan) marks nobody
+    from binokel_tournament.services.seating import generate_seating
+
+    generate_seating(singles, seed=4, user=orga)
+    assert "Neu: Tisch" not in personal(client, link).content.decode()

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition, PersonalLink, Seat, Tournament
-from ...services.players import ensure_links
+from ...services.players import ensure_links, links_for
 from ...services.public_links import draw_qr, personal_url, phone_reachable
 from ..base import ExportError, ExportOptions, Offer
 from .base import GREY, PdfExporter, Style, _draw_text, tournament_line
@@ -80,8 +80,12 @@ def slips(
     mode: str | None = None,
 ) -> list[Slip]:
     """The slips of every person (or of these start numbers), by start number."""
-    links: list[PersonalLink] = ensure_links(tournament)
     wanted = set(start_numbers)
+    if wanted:  # the door's one slip: only those people (a big field is not read for it)
+        chosen = list(tournament.entrants.filter(start_number__in=wanted).order_by("start_number"))
+        links: list[PersonalLink] = links_for(chosen)
+    else:
+        links = ensure_links(tournament)
     seats = _first_round_seats(tournament)
     modes = dict(Competition.objects.filter(tournament=tournament).values_list("pk", "mode"))
     labels = {c.mode: str(c.get_mode_display()) for c in tournament.competitions.all()}
