@@ -50,3 +50,19 @@ def page(browser, live_server):  # type: ignore[no-untyped-def]
     page.set_default_timeout(STATE_TIMEOUT_MS)
     yield page
     context.close()
+
+
+@pytest.fixture
+def evening(db):  # type: ignore[no-untyped-def]
+    """The demo evening (46 Einzel, rounds 1–2 scored, public pages on) from its fixture:
+    loading it is much quicker than dealing its games again."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from binokel_tournament.models import Tournament
+
+    call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)
+    t = Tournament.objects.get()
+    t.public_pages = True
+    t.save()
+    return t

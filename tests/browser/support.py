@@ -113,3 +113,19 @@ def phone_table():  # type: ignore[no-untyped-def]
     generate_seating(t.competitions.get())
     start_round(t.round_set.get(), orga)
     return t.round_set.get().tables.get()
+
+
+def phone(browser, live_server=None):
+    """A phone (390×844, touch, German) of ``browser``; relative addresses go to the live
+    server when one is given."""
+    context = browser.new_context(
+        base_url=live_server.url if live_server is not None else None,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="de-DE",
+    )
+    page = context.new_page()
+    page.set_default_timeout(STATE_TIMEOUT_MS)
+    return context, page

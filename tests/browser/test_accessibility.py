@@ -10,9 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from binokel_tournament.models import Membership, Mode, Role, Series, Table, Tournament
@@ -20,23 +18,12 @@ from binokel_tournament.services import players
 from binokel_tournament.services.registration import create_tournament
 from tests.support import artifact, require
 
-from .support import STATE_TIMEOUT_MS, login
+from .support import login, phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-PHONE = {"width": 390, "height": 844}
 SERIOUS = ("serious", "critical")
-
-
-@pytest.fixture
-def evening(db):
-    call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)
-    t = Tournament.objects.get()
-    t.public_pages = True
-    t.save()
-    t.competitions.update(registration_open=True)  # the registration form, with its fields
-    return t
 
 
 def public_routes() -> list[tuple[str, tuple[str, ...]]]:
@@ -110,11 +97,7 @@ def test_no_serious_violation_at_390_px_and_body_text_of_16_px(browser, live_ser
         reverse("public:signup", args=[ahead.slug]),
         reverse("table:page", args=[table.entry_token]),
     ]
-    context = browser.new_context(
-        base_url=live_server.url, viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE"
-    )
-    page = context.new_page()
-    page.set_default_timeout(STATE_TIMEOUT_MS)
+    context, page = phone(browser, live_server)
     found: dict[str, object] = {}
     for url in pages:
         response = page.goto(url)

@@ -28,8 +28,8 @@ from binokel_tournament.models import AuditLog, ScoreSheet
 from tests.support import artifact, require
 
 from .conftest import CHROMIUM, LAUNCH_ARGS
-from .support import STATE_TIMEOUT_MS, explained, phone_table
-from .test_table_phone import PHONE_STATE, enter_game, phone
+from .support import STATE_TIMEOUT_MS, explained, phone, phone_table
+from .test_table_phone import PHONE_STATE, enter_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

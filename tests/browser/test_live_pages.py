@@ -8,12 +8,10 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import transaction
 
-from binokel_tournament.models import Round, ScoreSheet, Table, TableKind, Tournament
+from binokel_tournament.models import Round, ScoreSheet, Table, TableKind
 from binokel_tournament.services import players
 from binokel_tournament.services.registration import update_entrant
 from binokel_tournament.services.results import save_sheet
@@ -22,7 +20,7 @@ from binokel_tournament.views import players as player_views
 from tests.support import artifact
 from tests.web.sheets import full_three_table
 
-from .support import STATE_TIMEOUT_MS, explained
+from .support import STATE_TIMEOUT_MS, explained, phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,15 +30,6 @@ class RolledBack(Exception):
 
 
 NEW_RESULT_MS = 10_000  # the promise: a new result on the beamer within 10 s
-
-
-@pytest.fixture
-def evening(db):
-    call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)
-    t = Tournament.objects.get()
-    t.public_pages = True
-    t.save()
-    return t
 
 
 def test_the_beamer_shows_a_new_result_within_ten_seconds_in_place(browser, live_server, evening):
@@ -112,15 +101,7 @@ def test_my_page_on_a_phone_marks_a_replanned_table_without_a_reload(
     assert moved is not None
     me = singles.entrants.get(start_number=moved.start_number)
     link = next(x for x in players.ensure_links(evening) if x.entrant_id == me.pk)
-    context = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        locale="de-DE",
-    )
-    page = context.new_page()
-    page.set_default_timeout(STATE_TIMEOUT_MS)
+    context, page = phone(browser, live_server)
     page.goto(f"/p/{link.token}/")
     for number in range(1, evening.rounds + 1):
         assert page.locator(f"#round-{number}").count() == 1

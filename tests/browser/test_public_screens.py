@@ -5,39 +5,20 @@ shown over its pages, each page within the screen, type readable from the back).
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 
-from binokel_tournament.models import Tournament
 from tests.support import artifact
 
-from .support import STATE_TIMEOUT_MS
+from .support import STATE_TIMEOUT_MS, phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BEAMERS = [(1024, 768), (1280, 720), (1920, 1080)]
 
 
-@pytest.fixture
-def evening(db):
-    """The demo evening (46 Einzel, rounds 1–2 scored) from its fixture: loading it is much
-    quicker than dealing its games again."""
-    call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)
-    return Tournament.objects.get()
-
-
 def test_public_standings_and_beamer_fit_phone_and_projectors(browser, live_server, evening):
     entrants = evening.competitions.get(mode="singles").entrants.count()
 
-    phone = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        locale="de-DE",
-    )
-    page = phone.new_page()
-    page.set_default_timeout(STATE_TIMEOUT_MS)
+    context, page = phone(browser, live_server)
     page.goto(f"/t/{evening.slug}/rangliste/singles/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     totals = page.locator("table.standings tbody td.total")
@@ -46,7 +27,7 @@ def test_public_standings_and_beamer_fit_phone_and_projectors(browser, live_serv
     assert box is not None and box["x"] + box["width"] <= 390
     assert page.locator("table.standings tbody td.club").first.is_hidden()
     page.screenshot(path=str(artifact("standings-390.png")))
-    phone.close()
+    context.close()
 
     for width, height in BEAMERS:
         context = browser.new_context(

@@ -11,27 +11,11 @@ from binokel_tournament.services import sheet_fields as F
 from binokel_tournament.services.table_entry import chairs, opponents
 from tests.support import artifact
 
-from .support import STATE_TIMEOUT_MS, explained, phone_table
+from .support import STATE_TIMEOUT_MS, explained, phone, phone_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ALL_SENT = "document.getElementById('status').dataset.state === 'ok'"
-
-
-def phone(browser, live_server=None):
-    """A phone (390×844, touch, German) of ``browser``; relative addresses go to the live
-    server when one is given."""
-    context = browser.new_context(
-        base_url=live_server.url if live_server is not None else None,
-        viewport={"width": 390, "height": 844},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="de-DE",
-    )
-    page = context.new_page()
-    page.set_default_timeout(STATE_TIMEOUT_MS)
-    return context, page
 
 
 PHONE_STATE = (

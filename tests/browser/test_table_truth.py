@@ -13,8 +13,8 @@ from binokel_tournament.services.results import save_sheet
 from binokel_tournament.services.table_entry import acknowledge_call, save_game, table_by_token
 from tests.support import artifact
 
-from .support import explained, phone_table
-from .test_table_phone import PHONE_STATE, phone
+from .support import explained, phone, phone_table
+from .test_table_phone import PHONE_STATE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
