@@ -199,6 +199,8 @@ class TournamentForm(forms.ModelForm):
             "public_pages",
             "table_entry",
             "provisional_table_sheets",
+            "pace_minutes",
+            "break_minutes",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 

@@ -12,10 +12,12 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -126,6 +128,21 @@ class Tournament(models.Model):
             "Rangliste und Beamer zählen Zettel schon, wenn der Tisch sie bestätigt hat "
             "(als vorläufig markiert), nicht erst nach der Bestätigung am Turniertisch."
         ),
+    )
+    # the pace forecast (charity.pace): the plan until the tables' games tell the real pace
+    pace_minutes = models.DecimalField(
+        _("Geplante Minuten je Spiel"),
+        max_digits=3,
+        decimal_places=1,
+        default=Decimal("4.0"),
+        validators=[MinValueValidator(Decimal("1.0")), MaxValueValidator(Decimal("15.0"))],
+        help_text=_("Für die Vorhersage, bis die ersten Spiele zeigen, wie schnell gespielt wird."),
+    )
+    break_minutes = models.PositiveSmallIntegerField(
+        _("Pause zwischen den Durchgängen (Minuten)"),
+        default=15,
+        validators=[MaxValueValidator(120)],
+        help_text=_("Auch vor der Siegerehrung."),
     )
     # the charity evening (charity.money, charity.prizes, charity.rankings): amounts in cents
     charity_purpose = models.CharField(

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,8 @@ def _to_json(f: models.Field[Any, Any], value: Any) -> Any:
         return value.astimezone(UTC).isoformat()
     if isinstance(f, models.DateField):
         return value.isoformat()
+    if isinstance(f, models.DecimalField):
+        return str(value)  # exact, as written: "4.0"
     return value
 
 
@@ -177,6 +180,11 @@ def _from_json(f: models.Field[Any, Any], value: Any) -> Any:
         return date.fromisoformat(str(value))
     if isinstance(f, models.JSONField):
         return value
+    if isinstance(f, models.DecimalField):
+        try:
+            return Decimal(str(value))
+        except (InvalidOperation, ValueError) as exc:
+            raise ValidationError(f"{f.name} is not a number") from exc
     if isinstance(f, models.BooleanField) and not isinstance(value, bool):
         raise ValidationError(f"{f.name} is not true/false")
     if isinstance(f, models.IntegerField) and (

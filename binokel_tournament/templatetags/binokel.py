@@ -48,6 +48,12 @@ def euro(value: object) -> str:
 
 
 @register.filter
+def get_item(mapping: object, key: object) -> object:
+    """``mapping[key]``, or None (a template cannot index a dict by a variable)."""
+    return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@register.filter
 def zip_lists(first: object, second: object) -> list[tuple[object, object]]:
     """Two lists side by side (a series' values and whether each counts)."""
     return list(zip(first, second, strict=False))  # type: ignore[call-overload]

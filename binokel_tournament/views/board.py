@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..models import Round, Table
-from ..services import public_links, rounds, table_entry
+from ..services import pace, public_links, rounds, table_entry
 from ..services.access import Action, Actor, NotAllowed
 from ..services.errors import DeskError
 from ..services.hall import hall_view
@@ -36,7 +36,14 @@ def board(request: HttpRequest, slug: str) -> HttpResponse:
         sheets=True,
     )
     rows = table_entry.board(t, hall.tables)
+    forecast = pace.evening_forecast(t)
+    this_round = (
+        forecast is not None and hall.round is not None and forecast.round == hall.round.number
+    )
     context = {
+        "pace": pace.pace_line(forecast),
+        # per table of the round shown: its forecast end, and whether it is far behind
+        "table_ends": {f.number: f for f in forecast.tables} if this_round and forecast else {},
         "tournament": t,
         "hall": hall,
         "rows": rows,

@@ -42,6 +42,11 @@ def results_of_tournament(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
     return (public_cache.tournament_scope(slug),)
 
 
+def results_and_entries(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
+    """A page that also shows what the tables entered so far (the pace of the evening)."""
+    return (public_cache.tournament_scope(slug), public_cache.entries_scope(slug))
+
+
 def results_of_competition(slug: str = "", mode: str = "", **kwargs: Any) -> tuple[str, ...]:
     """A page that shows the results of one competition (its standings)."""
     return (public_cache.competition_scope(slug, mode),)

@@ -36,17 +36,8 @@ from ..services.standings import compute_standings
 from ..tables import standings_table
 from .common import after_round_param, desk_tournament, get_competition, plain_int
 
-SETTINGS_FIELDS = (
-    "name",
-    "date",
-    "venue",
-    "preset",
-    "rounds",
-    "double_check",
-    "public_pages",
-    "table_entry",
-    "provisional_table_sheets",
-)
+# the tournament's own fields the settings form edits (one list: the form's)
+SETTINGS_FIELDS = tuple(TournamentForm.Meta.fields)
 
 AUDIT_PAGE_SIZE = 50  # entries per page of the audit log
 AUDIT_CHANGES_SHOWN = 60  # changed fields shown per entry

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import PersonalLink
-from ..services import players
+from ..services import pace, players
 from ..services.public_cache import entries_scope, tournament_scope
 from .cached import public_page
 
@@ -30,6 +30,6 @@ def personal(request: HttpRequest, token: str) -> HttpResponse:
     if link is None:
         raise Http404
     page = players.personal_page(link)
-    return render(
-        request, "public/personal.html", {"page": page, "refresh_seconds": REFRESH_SECONDS}
-    )
+    forecast = pace.pace_line(pace.evening_forecast(link.entrant.tournament))
+    context = {"page": page, "refresh_seconds": REFRESH_SECONDS, "pace": forecast}
+    return render(request, "public/personal.html", context)

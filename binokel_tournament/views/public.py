@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
-from ..services import charity
+from ..services import charity, pace
 from ..services.prizes import prize_table
 from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..services.standings import compute_standings
@@ -15,6 +15,7 @@ from ..tables import standings_table
 from .cached import (
     no_results,
     public_page,
+    results_and_entries,
     results_of_competition,
     results_of_tournament,
 )
@@ -62,7 +63,7 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
-@public_page(results_of_tournament)
+@public_page(results_and_entries)
 def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)
@@ -78,6 +79,7 @@ def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "refresh_seconds": BEAMER_SECONDS,
             "live_seconds": BEAMER_LIVE_SECONDS,
             "total": charity.evening(t) if charity.has_money(t) else None,
+            "pace": pace.pace_line(pace.evening_forecast(t)),
         },
     )
 

@@ -1,0 +1,80 @@
+"""The pace of the evening from the database (issue 25): the games the phones send and the
+sheets the desk types become the engine's clocks; the forecast and its basis appear on the
+desk's board, the beamer and the players' own pages; the plan is a setting."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from binokel_tournament.models import Tournament
+from binokel_tournament.services import pace, players
+from binokel_tournament.services.results import save_sheet
+from binokel_tournament.services.rounds import start_round
+
+from .phones import GAME, post, three_table
+from .sheets import full_three_table
+
+pytestmark = pytest.mark.django_db
+
+
+def game_body(number: int) -> dict:
+    return {"op": f"op-{number}", "number": number, "base": "", "game": GAME}
+
+
+def test_before_the_first_round_there_is_no_forecast(seated):
+    assert pace.evening_forecast(seated) is None
+    assert pace.pace_line(None) is None
+
+
+def test_phone_games_and_typed_sheets_are_the_clocks(client, seated, orga):
+    first = seated.round_set.get(number=1)
+    start_round(first, orga)
+    phone_table = three_table(seated)
+    for number in (1, 2, 3):
+        response = post(client, phone_table, "game", game_body(number))
+        assert response.status_code == 200, response.content
+    paper = first.tables.filter(kind="three").exclude(pk=phone_table.pk).first()
+    save_sheet(paper, full_three_table(), orga, expected_version=0, confirm=True)
+    clocks = pace.round_clocks(Tournament.objects.get(pk=seated.pk))
+    round_one = clocks[0]
+    assert round_one.started_at is not None
+    by_number = {t.number: t for t in round_one.tables}
+    assert len(by_number[phone_table.number].arrived) == 3
+    assert by_number[phone_table.number].finished_at is None
+    assert by_number[paper.number].finished_at is not None  # the typed sheet is complete
+    assert all(c.started_at is None for c in clocks[1:])
+    result = pace.evening_forecast(seated)
+    assert result is not None and result.round == 1
+    assert result.games_seen == 3 + 12
+    line = pace.pace_line(result)
+    assert line is not None
+    assert line.text.startswith("Durchgang 1 endet voraussichtlich ca. ")
+    assert "Siegerehrung ca. " in line.text
+    assert line.basis.startswith("aus 15 Spielen, ") and line.basis.endswith(" min je Spiel")
+
+
+def test_the_forecast_is_on_the_board_the_beamer_and_my_page(client, seated, orga):
+    seated.pace_minutes = Decimal("3.5")
+    seated.public_pages = True
+    seated.save()
+    start_round(seated.round_set.get(number=1), orga)
+    link = players.ensure_links(seated)[0]
+    pages = [
+        reverse("public:beamer", args=[seated.slug, "singles"]),
+        reverse("public:personal", args=[link.token]),
+    ]
+    for url in pages:
+        text = client.get(url).content.decode()
+        assert "Durchgang 1 endet voraussichtlich ca." in text, url
+        assert "nach Plan, 3,5 min je Spiel" in text, url
+    client.force_login(orga)
+    board = client.get(reverse("desk:board", args=[seated.slug])).content.decode()
+    assert "Durchgang 1 endet voraussichtlich ca." in board
+    # the plan is a setting of the tournament, checked like the others
+    assert (
+        'name="pace_minutes"'
+        in client.get(reverse("desk:tournament_edit", args=[seated.slug])).content.decode()
+    )
