@@ -1,10 +1,12 @@
-"""A hall full of phones: N phones (default 300) poll the public standings and the beamer page
-every 15 s for a bounded time against the hall server (`manage.py hall`, gunicorn on loopback)
-at 999 Einzel entrants and 150 pairs (`manage.py demo --entrants 999 --pairs 150`, round 3
-open), while desks save and confirm round-3 score sheets. Each phone alternates between the
-standings and the beamer of its competition (one in four plays in the Paare). Prints the
-latency of the phones' requests (p50, p95, max), errors, how many pages were served kept and how
-many were made, the desks' saves, and the hall server's CPU share.
+"""A hall full of phones: N phones (default 300) against the hall server (`manage.py hall`,
+gunicorn on loopback) at 999 Einzel entrants and 150 pairs (`manage.py demo --entrants 999
+--pairs 150`, round 3 open), for a bounded time, while desks save and confirm round-3 score
+sheets. Two phones in three are players keeping their own page open (`/p/<token>/`, asked
+again every 20 s as the page does; each of a different player); the others alternate between
+the standings and the beamer of their competition every 15 s (one in four in the Paare). Prints
+the latency of the phones' requests (p50, p95, max; and for the players' own pages), errors,
+how many pages were served kept and how many were made, the desks' saves, and the hall
+server's CPU share.
 
 Target (issue 24): p95 <= 300 ms and 0 errors with 300 phones and 10 desks.
 
@@ -51,7 +53,10 @@ for table in open_tables.order_by("number")[: {tables}]:
     table = load_table(table.pk)
     tables[table.pk] = [simulated_entries(table, random.Random(f"{{table.pk}}-{{v}}"), rules)
                         for v in range(2)]
-print(json.dumps({{"slug": t.slug, "tables": tables}}))
+from binokel_tournament.services.players import ensure_links
+tokens = [link.token for link in ensure_links(t)]
+random.Random(7).shuffle(tokens)
+print(json.dumps({{"slug": t.slug, "tables": tables, "tokens": tokens}}))
 """
 
 
@@ -61,6 +66,7 @@ class Phones:
         self.latencies: list[float] = []
         self.pages: Counter[str] = Counter()
         self.errors: list[str] = []
+        self.personal: list[float] = []  # the players' own pages
 
 
 def poll(session: requests.Session, url: str, phones: Phones) -> None:
@@ -75,22 +81,39 @@ def poll(session: requests.Session, url: str, phones: Phones) -> None:
         took, kind, problem = time.perf_counter() - start, "error", f"{url}: {exc!r}"[:200]
     with phones.lock:
         phones.latencies.append(took)
+        if "/p/" in url:
+            phones.personal.append(took)
         phones.pages[kind] += 1
         if problem:
             phones.errors.append(problem)
 
 
-def run_phones(base: str, slug: str, count: int, seconds: float, every: float) -> Phones:
-    """Each phone polls at its own offset within the interval, alternating its competition's
-    standings and beamer page."""
-    phones = Phones()
-    sessions = [requests.Session() for _ in range(count)]
-    pages = []
+PERSONAL_EVERY = 20.0  # the personal page asks again this often (views/players.py)
+
+
+def phone_pages(
+    base: str, slug: str, count: int, tokens: list[str], every: float
+) -> list[tuple[tuple[str, ...], float]]:
+    """Each phone's pages (taken in turn) and how often it asks: two in three a player's own
+    page, the others the standings and the beamer of their competition."""
+    out = []
     for number in range(count):
+        if number % 3 != 2 and tokens:
+            out.append(((f"{base}/p/{tokens[number % len(tokens)]}/",), PERSONAL_EVERY))
+            continue
         mode = "pairs" if number % 4 == 3 else "singles"
-        pages.append((f"{base}/t/{slug}/rangliste/{mode}/", f"{base}/t/{slug}/beamer/{mode}/"))
+        pair = (f"{base}/t/{slug}/rangliste/{mode}/", f"{base}/t/{slug}/beamer/{mode}/")
+        out.append((pair, every))
+    return out
+
+
+def run_phones(pages: list[tuple[tuple[str, ...], float]], seconds: float) -> Phones:
+    """Each phone asks at its own offset within its interval, taking its pages in turn."""
+    phones = Phones()
+    count = len(pages)
+    sessions = [requests.Session() for _ in range(count)]
     start = time.monotonic()
-    due = [(start + every * number / count, number, 0) for number in range(count)]
+    due = [(start + pages[n][1] * n / count, n, 0) for n in range(count)]
     heapq.heapify(due)
     with ThreadPoolExecutor(max_workers=min(count, 96)) as pool:
         while due:
@@ -100,7 +123,8 @@ def run_phones(base: str, slug: str, count: int, seconds: float, every: float) -
             wait = at - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
-            pool.submit(poll, sessions[number], pages[number][polls % 2], phones)
+            urls, every = pages[number]
+            pool.submit(poll, sessions[number], urls[polls % len(urls)], phones)
             heapq.heappush(due, (at + every, number, polls + 1))
     return phones
 
@@ -161,7 +185,8 @@ def main() -> None:
         ]
         for thread in threads:
             thread.start()
-        phones = run_phones(server.url, slug, args.phones, args.seconds, args.every)
+        pages = phone_pages(server.url, slug, args.phones, data["tokens"], args.every)
+        phones = run_phones(pages, args.seconds)
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - start
@@ -176,6 +201,12 @@ def main() -> None:
         f"errors: {len(phones.errors)}; pages kept: {phones.pages['kept']}, made: "
         f"{phones.pages['made']}"
     )
+    own = [x * 1000 for x in phones.personal]
+    if own:
+        print(
+            f"  of which players' own pages: {len(own)}; p50 {statistics.median(own):.0f} ms, "
+            f"p95 {percentile(own, 0.95):.0f} ms, max {max(own):.0f} ms"
+        )
     for line in phones.errors[:10]:
         print("  " + line)
     print(

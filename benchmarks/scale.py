@@ -136,6 +136,7 @@ DOWNLOADS = frozenset(
         "desk:export_csv",
         "desk:export",
         "desk:backup_download",
+        "public:certificate",
     }
 )
 
@@ -241,6 +242,9 @@ ROUTE_FILL: dict[tuple[str, str], Callable[[Ids], Values]] = {
     ("public:series", "slug"): lambda ids: [("cup", ids.series_slug)],
     # a player's own page: the last entrant's (a pair at the end of the field)
     ("public:personal", "token"): lambda ids: [
+        ("last entrant", next(x.token for x in ensure_links(ids.t) if x.entrant == ids.entrant))
+    ],
+    ("public:certificate", "token"): lambda ids: [
         ("last entrant", next(x.token for x in ensure_links(ids.t) if x.entrant == ids.entrant))
     ],
     # the registration's confirmation page: the last entrant's, as after registering online

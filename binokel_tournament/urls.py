@@ -160,6 +160,7 @@ public_patterns = (
         path("t/<slug:slug>/statistik/", public.statistics_view, name="statistics"),
         path("cup/<slug:slug>/", series.public_series, name="series"),
         path("p/<token:token>/", players.personal, name="personal"),
+        path("p/<token:token>/urkunde/", players.certificate, name="certificate"),
         path("t/<slug:slug>/anmelden/", signup.register, name="signup"),
         path("t/<slug:slug>/anmeldung/<token:token>/", signup.signed_up, name="signed_up"),
         path(

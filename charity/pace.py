@@ -153,6 +153,16 @@ GAME_SPREAD = 0.45  # a single game's time around its table's pace (coefficient 
 TABLE_SPREAD = 0.25  # table paces around the hall's (sd of the log), before tables tell
 PRIOR_TABLES = 4.0  # the assumed spread counts as this many tables seen
 KERNEL = 0.06  # each seen table stands for paces within ±6 % of its own
+KERNELS = 64  # the tables seen, as at most this many evenly spaced quantiles of their paces
+
+
+def _quantiles(values: Sequence[float], count: int) -> list[float]:
+    """``values`` themselves, or ``count`` evenly spaced quantiles of them when there are more."""
+    if len(values) <= count:
+        return list(values)
+    ordered = sorted(values)
+    step = (len(ordered) - 1) / (count - 1)
+    return [ordered[round(i * step)] for i in range(count)]
 
 
 def _ratios(rounds: Sequence[RoundClock], pace: float, now: datetime) -> list[float]:
@@ -237,12 +247,16 @@ class _Unseen(_End):
         noise = GAME_SPREAD / math.sqrt(games)
         self.prior = statistics.NormalDist(self.total, self.total * math.hypot(TABLE_SPREAD, noise))
         self.kernels = [
-            statistics.NormalDist(self.total * r, self.total * r * KERNEL) for r in ratios
+            statistics.NormalDist(self.total * r, self.total * r * KERNEL)
+            for r in _quantiles(ratios, KERNELS)
         ]
+        self.seen = len(ratios)
 
     def raw(self, x: float) -> float:
-        seen = sum(k.cdf(x) for k in self.kernels)
-        return (PRIOR_TABLES * self.prior.cdf(x) + seen) / (PRIOR_TABLES + len(self.kernels))
+        if not self.kernels:
+            return self.prior.cdf(x)
+        seen = statistics.fmean(k.cdf(x) for k in self.kernels)
+        return (PRIOR_TABLES * self.prior.cdf(x) + self.seen * seen) / (PRIOR_TABLES + self.seen)
 
 
 def _solve(cdf: Callable[[float], float], low: float, high: float, p: float = 0.5) -> float:
@@ -282,15 +296,22 @@ def _table_end(
 
 
 def _round_end(ends: Sequence[_End]) -> float:
-    """The median of the round's end (of the latest of its tables' ends), in minutes."""
+    """The median of the round's end (of the latest of its tables' ends), in minutes. The
+    unseen tables of a round share one distribution: it is worked out once and counted as
+    often as there are such tables."""
     if not ends:
         return 0.0
     low = max(min(e.after for e in ends), 0.0)
+    groups: dict[object, tuple[_End, int]] = {}
+    for e in ends:
+        key: object = ("unseen", e.total, e.after) if isinstance(e, _Unseen) else id(e)
+        first, count = groups.get(key, (e, 0))
+        groups[key] = (first, count + 1)
 
     def cdf(x: float) -> float:
         product = 1.0
-        for e in ends:
-            product *= e.cdf(x)
+        for e, count in groups.values():
+            product *= e.cdf(x) ** count
             if product == 0.0:
                 break
         return product

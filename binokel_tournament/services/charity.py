@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from charity.money import (
@@ -163,11 +163,27 @@ def statements(tournament: Tournament, mode: str | None = None) -> list[EntrantS
     return out
 
 
+def donations_by_entrant(tournament: Tournament, mode: str) -> dict[int, int]:
+    """Entrant id -> the donation so far, in cents, of one competition (the players' own
+    pages), from plain values like ``_all_statements``."""
+    return {
+        pk: s.donation_cents
+        for pk, s in _statements_of(tournament, tournament.entrants.filter(competition__mode=mode))
+    }
+
+
 def _all_statements(tournament: Tournament) -> Iterator[Statement]:
     """Every entrant's statement from plain values, without model instances: the dashboard
     and the beamer show the evening's total on every load, of every entrant of a big field."""
+    for _pk, s in _statements_of(tournament, tournament.entrants.all()):
+        yield s
+
+
+def _statements_of(
+    tournament: Tournament, entrants: QuerySet[Entrant]
+) -> Iterator[tuple[int, Statement]]:
     accounts = Accounts.of(tournament)
-    rows = tournament.entrants.values_list(
+    rows = entrants.values_list(
         "pk",
         "start_number",
         "name",
@@ -190,7 +206,7 @@ def _all_statements(tournament: Tournament) -> Iterator[Statement]:
             unranked,
         )
         if s is not None:
-            yield s
+            yield pk, s
 
 
 def extra_cents(tournament: Tournament) -> int:

@@ -3,9 +3,8 @@ games arrived (the audit log's ``sheet.table`` entries), when each sheet was com
 last game from a phone, or the first save of a paper sheet typed at the desk) — handed to the
 engine (``charity.pace``), which forecasts the round's end and the prize-giving.
 
-The forecast is kept in the cache for a short while per tournament and state of its results
-(``public_cache`` generations): the board, the beamer and a hall of personal pages ask for it
-all the time."""
+The forecast is kept in the cache for a short while per tournament: the board, the beamer
+and a hall of personal pages ask for it all the time."""
 
 from __future__ import annotations
 
@@ -20,7 +19,6 @@ from django.utils.translation import gettext as _
 from charity.pace import Forecast, PacePlan, RoundClock, TableClock, forecast
 
 from ..models import AuditLog, ScoreSheet, Table, Tournament
-from . import public_cache
 from . import sheet_fields as F
 
 KEEP_SECONDS = 20  # a forecast is made again at most this often (and after every change)
@@ -98,21 +96,23 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
 
 def evening_forecast(tournament: Tournament, now: datetime | None = None) -> Forecast | None:
     """The forecast of the round being played and of the prize-giving (None before the first
-    round and after the last); kept ``KEEP_SECONDS`` while nothing changes."""
-    fixed = now is not None
-    now = now or timezone.now()
-    scopes = (
-        public_cache.tournament_scope(tournament.slug),
-        public_cache.entries_scope(tournament.slug),
+    round and after the last). Made at most every ``KEEP_SECONDS`` per tournament and kept for
+    all who ask (the board, the beamer, every player's page): the forecast moves by minutes,
+    while the games arrive every few seconds."""
+    if now is not None:
+        return forecast(round_clocks(tournament), now, plan_of(tournament))
+    # a round started (or its start taken back) and a changed plan show at once
+    starts = tournament.round_set.filter(started_at__isnull=False).values_list("started_at")
+    stamp = max((s for (s,) in starts if s is not None), default=None)
+    key = (
+        f"binokel:pace:{tournament.pk}:{tournament.pace_minutes}:{tournament.break_minutes}:"
+        f"{len(starts)}:{stamp.timestamp() if stamp else 0}"
     )
-    key = f"binokel:pace:{tournament.pk}:{public_cache.generation(*scopes)}"
-    if not fixed:
-        kept = cache.get(key)
-        if kept is not None:
-            return kept[0]
-    result = forecast(round_clocks(tournament), now, plan_of(tournament))
-    if not fixed:
-        cache.set(key, (result,), KEEP_SECONDS)
+    kept = cache.get(key)
+    if kept is not None:
+        return kept[0]
+    result = forecast(round_clocks(tournament), timezone.now(), plan_of(tournament))
+    cache.set(key, (result,), KEEP_SECONDS)
     return result
 
 

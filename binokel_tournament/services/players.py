@@ -16,14 +16,16 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ..models import (
+    Competition,
     Entrant,
     PartyResult,
     PersonalLink,
     Seat,
     SheetStatus,
+    Table,
     Tournament,
 )
-from . import charity
+from . import charity, public_cache
 from .access import Action, Actor, require
 from .audit import log_action
 from .seating import SeatInfo, latest_moves, seat_info
@@ -110,6 +112,15 @@ def open_link(token: str) -> PersonalLink | None:
     )
 
 
+def evening_over(tournament: Tournament) -> bool:
+    """Every round has been played and every sheet confirmed: the places are final."""
+    rounds = tournament.round_set.filter(started_at__isnull=False).count()
+    if rounds < tournament.rounds:
+        return False
+    tables = Table.objects.filter(round__tournament=tournament)
+    return tables.exists() and not tables.exclude(sheet__status=SheetStatus.CONFIRMED).exists()
+
+
 @dataclass(frozen=True)
 class MyRound:
     number: int
@@ -135,6 +146,7 @@ class PersonalPage:
     place: str  # "" while unplaced
     provisional: bool  # the standings count sheets not yet confirmed by the desk
     donation_cents: int | None  # None: the evening collects no donation
+    over: bool = False  # the evening is over: the certificate is there
 
     @property
     def name(self) -> str:
@@ -186,20 +198,61 @@ def personal_page(link: PersonalLink) -> PersonalPage:
             )
         )
     rounds.sort(key=lambda r: (r.number != current, r.number))
-    standings = compute_standings(entrant.competition)
-    row = next((r for r in standings.rows if r.entrant.pk == entrant.pk), None)
-    donation = None
-    if charity.has_money(tournament):
-        mine = charity.statements(tournament, entrant.competition.mode)
-        statement = next((s.statement for s in mine if s.entrant.pk == entrant.pk), None)
-        donation = statement.donation_cents if statement is not None else 0
+    field_ = competition_figures(entrant.competition)
+    total, place, placed, donation = field_.of.get(entrant.pk, (0, "", False, 0))
     return PersonalPage(
         link=link,
         entrant=entrant,
         rounds=rounds,
-        total=row.total if row is not None else 0,
-        place=row.place_label if row is not None else "",
-        provisional=standings.from_tables
-        or (standings.state is not None and standings.state.provisional),
-        donation_cents=donation,
+        total=total,
+        place=place,
+        provisional=field_.provisional,
+        donation_cents=donation if field_.money else None,
+        over=placed and evening_over(tournament),
+    )
+
+
+@dataclass(frozen=True)
+class CompetitionFigures:
+    """Every entrant's total, place, whether placed, and donation so far in one competition:
+    worked out once per change of its results and shared by all its players' pages (a hall of
+    phones asks for hundreds of them after every sheet)."""
+
+    of: dict[int, tuple[int, str, bool, int]]
+    provisional: bool
+    money: bool
+
+
+FIGURES_SECONDS = 600
+
+
+def competition_figures(competition: Competition) -> CompetitionFigures:
+    tournament = competition.tournament
+    slug = tournament.slug
+    # the results' generation (and with it every audited change: payments, withdrawals)
+    scopes = (
+        public_cache.tournament_scope(slug),
+        public_cache.competition_scope(slug, competition.mode),
+    )
+    key = f"binokel:figures:{competition.pk}:{public_cache.generation(*scopes)}"
+    return public_cache.kept_or_made(key, lambda: _figures(competition), FIGURES_SECONDS)
+
+
+def _figures(competition: Competition) -> CompetitionFigures:
+    tournament = competition.tournament
+    standings = compute_standings(competition)
+    money = charity.has_money(tournament)
+    donations = charity.donations_by_entrant(tournament, competition.mode) if money else {}
+    return CompetitionFigures(
+        {
+            row.entrant.pk: (
+                row.total,
+                row.place_label,
+                row.place is not None,
+                donations.get(row.entrant.pk, 0),
+            )
+            for row in standings.rows
+        },
+        standings.from_tables or (standings.state is not None and standings.state.provisional),
+        money,
     )

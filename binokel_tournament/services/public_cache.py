@@ -26,8 +26,10 @@ What changes the generation:
 
 from __future__ import annotations
 
+import time
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
@@ -85,6 +87,44 @@ def generation(*scopes: str) -> str:
     return ".".join(parts)
 
 
+T = TypeVar("T")
+WAIT_SECONDS = 10.0  # how long a request waits for another that makes the same thing
+
+
+def made_elsewhere(key: str) -> Any:
+    """None when this request is to make what ``key`` keeps (nobody else is making it, or the
+    other took too long); otherwise what the other request made meanwhile. A hall of phones
+    asking at once after a change has it made once, not once per phone."""
+    if cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+        return None
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        kept = cache.get(key)
+        if kept is not None:
+            return kept
+        if cache.get(key + ":making") is None:  # the other gave up (an error): make it here
+            break
+    cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1)
+    return None
+
+
+def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
+    """What ``key`` keeps, else made once by ``make`` (others asking meanwhile wait for it)
+    and kept ``seconds``. ``make`` must not return None."""
+    kept = cache.get(key)
+    if kept is None:
+        kept = made_elsewhere(key)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return,unused-ignore]
+    try:
+        made = make()
+        cache.set(key, made, seconds)
+    finally:
+        cache.delete(key + ":making")
+    return made
+
+
 def changed(*scopes: str) -> None:
     """Every public page made so far that shows these scopes (no scope: every page) is out of
     date: now, and again once the current transaction has committed (a page made between the
@@ -100,14 +140,26 @@ def changed(*scopes: str) -> None:
         transaction.on_commit(renew)
 
 
+def table_scope(tournament_slug: str, table_id: int) -> str:
+    """What one table entered, drafts included: the pages of the players at that table show
+    their games (a save elsewhere in the hall leaves their pages as they are)."""
+    return f"e:{tournament_slug}:{table_id}"
+
+
 def sheet_changed(
-    tournament_slug: str, mode: str, status_before: str | None, status_after: str
+    tournament_slug: str,
+    mode: str,
+    status_before: str | None,
+    status_after: str,
+    table_id: int | None = None,
 ) -> None:
     """A score sheet was stored: public pages count it when it is or was not a draft; the
     players' own pages show it anyway."""
     from ..models import SheetStatus
 
     changed(entries_scope(tournament_slug))
+    if table_id is not None:
+        changed(table_scope(tournament_slug, table_id))
     if status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT:
         changed(SHEETS, tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
 

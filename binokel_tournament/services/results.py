@@ -462,7 +462,7 @@ def commit_sheet(
     )
     was = before.get("status") if isinstance(before, dict) else None
     public_cache.sheet_changed(
-        table.round.tournament.slug, table.competition.mode, was, sheet.status
+        table.round.tournament.slug, table.competition.mode, was, sheet.status, table.pk
     )
 
 

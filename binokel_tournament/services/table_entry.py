@@ -447,7 +447,7 @@ def confirm_at_table(table: Table, numbers: Sequence[int | None], version: int |
             sheet.status = SheetStatus.TABLE
             sheet.save(update_fields=["status", "updated_at"])
             public_cache.sheet_changed(
-                tournament.slug, table.competition.mode, SheetStatus.DRAFT, sheet.status
+                tournament.slug, table.competition.mode, SheetStatus.DRAFT, sheet.status, table.pk
             )
         log_action(tournament, None, "sheet.table_confirm", sheet, None, {"numbers": expected})
         schedule_backup(tournament)

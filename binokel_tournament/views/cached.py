@@ -8,7 +8,6 @@ switch is a placeholder in the kept copy, replaced by each visitor's own token w
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -40,11 +39,6 @@ Scopes = Callable[..., tuple[str, ...]]
 def results_of_tournament(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
     """A page that shows results of the whole tournament (beamer total, statistics, ...)."""
     return (public_cache.tournament_scope(slug),)
-
-
-def results_and_entries(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
-    """A page that also shows what the tables entered so far (the pace of the evening)."""
-    return (public_cache.tournament_scope(slug), public_cache.entries_scope(slug))
 
 
 def results_of_competition(slug: str = "", mode: str = "", **kwargs: Any) -> tuple[str, ...]:
@@ -81,7 +75,6 @@ def keepable(request: HttpRequest) -> bool:
 
 # While one worker makes a page, the others wait for it rather than make it too (a hall of
 # phones asks for the standings the moment a result changes them), at most this long.
-WAIT_SECONDS = 10.0
 
 
 def public_page(scopes: Scopes) -> Callable[[View], View]:
@@ -98,7 +91,7 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
             if not keepable(request):
                 return view(request, *args, **kwargs)
             key = page_key(request, scopes(**kwargs))  # read before the page is made
-            kept = cache.get(key) or _made_elsewhere(key)
+            kept = cache.get(key) or public_cache.made_elsewhere(key)
             if kept is None:
                 setattr(request, FLAG, True)
                 try:
@@ -121,23 +114,6 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
         return wrapped
 
     return decorate
-
-
-def _made_elsewhere(key: str) -> tuple[bytes, str] | None:
-    """None when this request is to make the page (nobody else is making it, or the other
-    took too long); otherwise the page the other request made meanwhile."""
-    if cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
-        return None
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        time.sleep(0.02)
-        kept = cache.get(key)
-        if kept is not None:
-            return kept
-        if cache.get(key + ":making") is None:  # the other gave up (an error): make it here
-            break
-    cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1)
-    return None
 
 
 def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:

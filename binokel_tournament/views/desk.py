@@ -26,7 +26,7 @@ from ..forms import (
     TournamentForm,
 )
 from ..models import Category, Competition, Entrant, Role, Round, Tournament
-from ..services import backup, charity, live, registration, seating, series, signup
+from ..services import backup, charity, live, pace, registration, seating, series, signup
 from ..services import rounds as rounds_service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.audit import changes as audit_changes
@@ -121,6 +121,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "downloads": download_box(t, rounds, competitions),
         "total": charity.evening(t) if charity.has_money(t) else None,
         "backup_status": backup.backup_status(t),
+        "pace": pace.pace_line(pace.evening_forecast(t)),
     }
     return render(request, "desk/dashboard.html", context)
 

@@ -15,7 +15,6 @@ from ..tables import standings_table
 from .cached import (
     no_results,
     public_page,
-    results_and_entries,
     results_of_competition,
     results_of_tournament,
 )
@@ -63,7 +62,7 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     )
 
 
-@public_page(results_and_entries)
+@public_page(results_of_tournament)
 def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = _public_tournament(slug)
     competition = get_competition(t, mode)

@@ -26,14 +26,18 @@ AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
 
 
+NOT_PAGES = {"public:certificate"}  # a PDF, not a page
+
+
 def public_routes() -> list[tuple[str, tuple[str, ...]]]:
-    """(name, URL keywords) of every named route of the public namespace."""
+    """(name, URL keywords) of every named page route of the public namespace."""
     found = []
     for pattern in get_resolver().url_patterns:
         if isinstance(pattern, URLResolver) and pattern.namespace == "public":
             for inner in pattern.url_patterns:
                 assert isinstance(inner, URLPattern) and inner.name
-                found.append((f"public:{inner.name}", tuple(inner.pattern.converters)))
+                if f"public:{inner.name}" not in NOT_PAGES:
+                    found.append((f"public:{inner.name}", tuple(inner.pattern.converters)))
     return found
 
 

@@ -155,3 +155,29 @@ def test_after_a_replan_my_page_marks_the_changed_table(client, seated, orga):
 
     generate_seating(singles, seed=4, user=orga)
     assert "Neu: Tisch" not in personal(client, link).content.decode()
+
+
+def test_after_the_evening_my_certificate_as_pdf(client):
+    import io
+
+    import pdfplumber
+
+    from binokel_tournament.services.demo import create_demo
+
+    t, _created = create_demo(7, 0, scored_rounds=3, slug="ende")
+    assert players.evening_over(t)
+    link = players.ensure_links(t)[-1]
+    page = personal(client, link).content.decode()
+    assert 'id="certificate"' in page
+    response = client.get(reverse("public:certificate", args=[link.token]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    with pdfplumber.open(io.BytesIO(response.content)) as pdf:
+        assert len(pdf.pages) == 1
+        text = pdf.pages[0].extract_text()
+    assert link.entrant.name in text and "Urkunde" in text
+
+
+def test_before_the_end_there_is_no_certificate(client, seated):
+    link = players.ensure_links(seated)[0]
+    assert 'id="certificate"' not in personal(client, link).content.decode()
+    assert client.get(reverse("public:certificate", args=[link.token])).status_code == 404

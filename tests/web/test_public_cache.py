@@ -220,15 +220,41 @@ def test_while_one_request_makes_a_page_the_others_wait_for_it():
     gave up)."""
     import threading
 
-    from binokel_tournament.views import cached
+    from binokel_tournament.services.public_cache import made_elsewhere
 
     key = "binokel:page:test-waiting"
-    assert cached._made_elsewhere(key) is None  # nobody making it: this request makes it
+    assert made_elsewhere(key) is None  # nobody making it: this request makes it
     page = (b"<html>made once</html>", "text/html")
     threading.Timer(0.1, lambda: cache.set(key, page)).start()
-    assert cached._made_elsewhere(key) == page  # the second request waited for the first
+    assert made_elsewhere(key) == page  # the second request waited for the first
     cache.delete(key)
     cache.delete(key + ":making")
     cache.add(key + ":making", 1)
     threading.Timer(0.1, lambda: cache.delete(key + ":making")).start()
-    assert cached._made_elsewhere(key) is None  # the first gave up: the second makes it
+    assert made_elsewhere(key) is None  # the first gave up: the second makes it
+
+
+def test_what_many_ask_for_at_once_is_made_once():
+    """The figures every player's page of a competition shares (standings, donations) are
+    made by one request; the others asking meanwhile take what it made."""
+    import threading
+
+    from binokel_tournament.services.public_cache import kept_or_made
+
+    made = []
+
+    def make() -> str:
+        made.append(1)
+        threading.Event().wait(0.2)  # slow enough for the others to ask meanwhile
+        return "figures"
+
+    answers: list[str] = []
+    threads = [
+        threading.Thread(target=lambda: answers.append(kept_or_made("binokel:test-once", make, 60)))
+        for _ in range(5)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == ["figures"] * 5 and len(made) == 1

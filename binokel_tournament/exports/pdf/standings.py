@@ -223,7 +223,8 @@ class StandingsExporter(OfferedPerCompetition, PdfExporter):
 
 class CertificatesExporter(PdfExporter):
     """One portrait page per entrant placed in the first ``options.top`` places (shared places
-    included, entrants "außer Konkurrenz" never), per competition."""
+    included, entrants "außer Konkurrenz" never), per competition — or, with
+    ``options.start_numbers``, of those entrants whatever their place (a player's own)."""
 
     identifier = "certificates"
     verbose_name = gettext_lazy("Urkunden (PDF)")
@@ -243,7 +244,12 @@ class CertificatesExporter(PdfExporter):
         self.charity = CertificateCharity(self.tournament)
         for competition in competitions(self, options):
             for row in compute_standings(competition, number).rows:
-                if row.place is None or row.place > options.top or row.games == 0:
+                if row.place is None or row.games == 0:
+                    continue
+                if options.start_numbers:  # a player's own certificate, whatever the place
+                    if row.entrant.start_number not in options.start_numbers:
+                        continue
+                elif row.place > options.top:
                     continue
                 if pages:
                     c.showPage()
