@@ -132,6 +132,7 @@ class SlipsExporter(PdfExporter):
         return [paper_of(options.paper), numbers, options.mode or ""]
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
+        self.round_number(options)  # a round the tournament does not have is refused, as anywhere
         items = slips(self.tournament, options.base_url, options.start_numbers, options.mode)
         if not items:
             raise ExportError(_("Keine Zettel: niemand mit dieser Startnummer angemeldet."))
