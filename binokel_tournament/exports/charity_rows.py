@@ -14,7 +14,8 @@ from ..models import Mode, Tournament
 from ..services import charity
 from ..services.standings import Standings
 from ..services.subrankings import sub_rankings
-from .rows import INTEGER_FORMAT, POINTS_FORMAT, Column, RowTable, Value
+from .statistics_rows import statistics_rows
+from .table import INTEGER_FORMAT, POINTS_FORMAT, Column, RowTable, Value
 
 EURO_FORMAT = '#,##0.00 "€"'
 
@@ -145,10 +146,8 @@ def charity_tables(
     after_round: int | None = None,
     computed: Mapping[int, Standings] | None = None,
 ) -> list[RowTable]:
-    """The charity sheets of the workbook (registered in ``rows.workbook_tables``); the
+    """The charity sheets of the workbook (in the order of ``excel.workbook_tables``); the
     standings the workbook already computed (by competition id) are used, not computed again."""
-    from .statistics_rows import statistics_rows
-
     return [
         donations_rows(tournament),
         *subranking_rows(tournament, after_round, computed),

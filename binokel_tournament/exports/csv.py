@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy
 
 from ..models import Competition, Mode, Tournament
 from .base import BaseExporter, ExportError, ExportFile, ExportOptions, Offer
-from .rows import RowTable, Value, entrants_rows, games_rows, standings_rows
+from .rows import entrants_rows, games_rows, standings_rows
+from .table import RowTable, Value
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -31,9 +31,12 @@ from django.utils.translation import gettext_lazy
 from xlsxwriter.format import Format
 from xlsxwriter.worksheet import Worksheet
 
-from ..models import Competition
+from ..models import Competition, Mode, Tournament
+from ..services.standings import compute_standings
 from .base import BaseExporter, ExportFile, ExportOptions, Offer
-from .rows import RowTable, Value, workbook_tables
+from .charity_rows import charity_tables
+from .rows import entrants_rows, games_rows, standings_rows
+from .table import RowTable, Value
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 HEADER_STYLE = {
@@ -211,3 +214,15 @@ class RankingsWorkbookExporter(BaseExporter):
             content = workbook_bytes(workbook_tables(self.tournament, number))
         suffix = f"nach-d{number}" if number else ""
         return ExportFile(self.filename(suffix), self.content_type, content)
+
+
+def workbook_tables(tournament: Tournament, after_round: int | None = None) -> list[RowTable]:
+    """The rankings workbook's sheets: one per competition, then "Spiele", then the entrants;
+    after a round: the standings after it and the games up to it."""
+    competitions = sorted(tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
+    computed = {c.pk: compute_standings(c, after_round) for c in competitions}
+    tables = [standings_rows(c, after_round, computed[c.pk]) for c in competitions]
+    tables.append(games_rows(tournament, after_round))
+    tables.append(entrants_rows(tournament))
+    tables += charity_tables(tournament, after_round, computed)
+    return tables

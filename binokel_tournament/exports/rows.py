@@ -1,10 +1,8 @@
 """Row providers shared by the Excel workbook and the CSV files (pretix's ``ListExporter``):
-each returns a ``RowTable`` — a title, typed columns and rows of plain Python values. Excel
-keeps the types (numbers stay numbers, with a number format); CSV writes them as text."""
+the standings, the games and the entrants, each a ``RowTable`` (``table.py``); the charity
+evening's sheets are in ``charity_rows.py``, the workbook's order in ``excel.py``."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
@@ -18,38 +16,7 @@ from ..models import (
     display_name,
 )
 from ..services.standings import Standings, compute_standings
-
-POINTS_FORMAT = "#,##0;[Red]-#,##0"
-# Whole numbers (places, start numbers, rounds, bids) in Excel's General format: it shows a whole
-# number exactly as "0" would, and a cell without a style of its own is written with one
-# attribute less (measured once: 0.18 s of the 2.42 s workbook at 999 entrants).
-INTEGER_FORMAT: str | None = None
-
-Value = str | int | float | bool | None
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    label: str
-    width: float | None = None  # Excel characters; None: fit the content
-    number_format: str | None = None
-
-
-@dataclass
-class RowTable:
-    slug: str  # for file names: "einzel", "spiele", "teilnehmer"
-    title: str  # the sheet's name (Excel allows 31 characters)
-    columns: list[Column]
-    rows: list[list[Value]] = field(default_factory=list)
-
-    @property
-    def header(self) -> list[str]:
-        return [c.label for c in self.columns]
-
-    def column(self, key: str) -> list[Value]:
-        index = [c.key for c in self.columns].index(key)
-        return [row[index] for row in self.rows]
+from .table import INTEGER_FORMAT, POINTS_FORMAT, Column, RowTable, Value
 
 
 def standings_rows(
@@ -225,17 +192,3 @@ def entrants_rows(tournament: Tournament) -> RowTable:
             ]
         )
     return table
-
-
-def workbook_tables(tournament: Tournament, after_round: int | None = None) -> list[RowTable]:
-    """The rankings workbook's sheets: one per competition, then "Spiele", then the entrants;
-    after a round: the standings after it and the games up to it."""
-    competitions = sorted(tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
-    computed = {c.pk: compute_standings(c, after_round) for c in competitions}
-    tables = [standings_rows(c, after_round, computed[c.pk]) for c in competitions]
-    tables.append(games_rows(tournament, after_round))
-    tables.append(entrants_rows(tournament))
-    from .charity_rows import charity_tables  # the charity evening's sheets (issue 13)
-
-    tables += charity_tables(tournament, after_round, computed)
-    return tables

@@ -18,6 +18,7 @@ from ..services import charity
 from ..services.prizes import prize_table
 from ..services.series import series_standings
 from ..services.standings import compute_standings, round_state
+from ..services.statistics import statistics_context
 from ..services.subrankings import sub_rankings
 
 STYLE = "style.css"
@@ -49,7 +50,6 @@ def _competitions(t: Tournament) -> list[Competition]:
 
 
 def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
-    from ..views.charity import statistics_context
 
     site = TournamentSite(t, folder)
     base = {"tournament": t, "site": site}

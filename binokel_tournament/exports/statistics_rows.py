@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Tournament
 from ..services.statistics import evening_statistics
-from .rows import Column, RowTable, Value
+from .table import Column, RowTable, Value
 
 
 def statistics_rows(tournament: Tournament, after_round: int | None = None) -> RowTable:

@@ -15,12 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..charity_forms import CharityForm, ExtraDonationForm, PrizeForm, describe_tiers
-from ..charts import bar_chart
-from ..models import Entrant, ExtraDonation, Prize, Role, Tournament
-from ..services import charity, prizes
+from ..models import Entrant, ExtraDonation, Prize, Role
+from ..services import charity, prizes, statistics
 from ..services.access import Action
 from ..services.errors import DeskError
-from ..services.statistics import evening_statistics
 from ..services.subrankings import sub_rankings
 from .common import after_round_param, desk_tournament, get_competition, plain_int
 
@@ -189,25 +187,7 @@ def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse
     )
 
 
-def statistics_context(t: Tournament) -> dict[str, object]:
-    """What the statistics page, the beamer and the static site show."""
-    ev = evening_statistics(t)
-    s = ev.stats
-    return {
-        "tournament": t,
-        "ev": ev,
-        "s": s,
-        "win_percent": f"{100 * s.win_rate:.1f}".replace(".", ","),
-        "best_rounds": ev.best_rounds()[:10],
-        "meld_chart": bar_chart(s.meld_classes, _("Meldungen nach Höhe")),
-        "round_chart": bar_chart(
-            [(_("%(n)s. Durchgang") % {"n": n}, p) for n, p in s.points_by_round.items()],
-            _("Punkte je Durchgang"),
-        ),
-    }
-
-
 @login_required
 def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug)
-    return render(request, "desk/statistics.html", statistics_context(t))
+    return render(request, "desk/statistics.html", statistics.statistics_context(t))

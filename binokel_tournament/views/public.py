@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
-from ..services import charity, pace
+from ..services import charity, pace, statistics
 from ..services.prizes import prize_table
 from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..services.standings import compute_standings
@@ -131,9 +131,8 @@ def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse
 @public_page(results_of_tournament)
 def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The evening in figures for the beamer between rounds (reloads every 30 s)."""
-    from .charity import statistics_context
 
     t = _public_tournament(slug)
-    context = statistics_context(t)
+    context = statistics.statistics_context(t)
     context["refresh_seconds"] = 30
     return render(request, "public/statistics.html", context)

@@ -19,13 +19,8 @@ from binokel_tournament.exports import CsvExporter, ExportError
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
 from binokel_tournament.exports.csv import csv_text
 from binokel_tournament.exports.excel import collector_paused, sheet_title, workbook_bytes
-from binokel_tournament.exports.rows import (
-    POINTS_FORMAT,
-    Column,
-    RowTable,
-    games_rows,
-    standings_rows,
-)
+from binokel_tournament.exports.rows import games_rows, standings_rows
+from binokel_tournament.exports.table import POINTS_FORMAT, Column, RowTable
 from binokel_tournament.models import Mode, PartyResult, SheetStatus
 from binokel_tournament.services.registration import read_table_file, rows_to_import
 from binokel_tournament.services.standings import compute_standings

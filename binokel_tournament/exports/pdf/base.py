@@ -20,7 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from ...models import Mode, Round, Table, Tournament
+from ...models import Competition, Mode, Round, Table, Tournament
 from ...services.public_links import printed_table_url
 from ..base import BaseExporter, ExportError, ExportFile, ExportOptions
 from .fonts import Fonts, fonts
@@ -219,3 +219,18 @@ class PdfExporter(BaseExporter):
         if not rounds:
             raise ExportError(_("Es gibt noch keinen Spielplan."))
         return list(rounds)
+
+
+def competitions(exporter: PdfExporter, options: ExportOptions) -> list[Competition]:
+    items = sorted(exporter.tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
+    if options.mode:
+        items = [c for c in items if c.mode == options.mode]
+        if not items:
+            raise ExportError(_("Dieses Turnier hat keine solche Wertung."))
+    if not items:
+        raise ExportError(_("Dieses Turnier hat noch keine Wertung."))
+    return items
+
+
+def competition_title(mode: str) -> str:
+    return _("Einzelwertung") if mode == Mode.SINGLES else _("Paarwertung")

@@ -29,6 +29,8 @@ from .base import (
     Style,
     _draw_footer,
     _draw_text,
+    competition_title,
+    competitions,
     number,
     tournament_line,
 )
@@ -198,7 +200,6 @@ class PrizesExporter(OfferedPerCompetition, PdfExporter):
         return _("Preise")
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
-        from .standings import competition_title  # standings imports this module
 
         self.round_number(options)  # checked: a round the tournament lacks is an error
         tables = [
@@ -319,7 +320,6 @@ class SubRankingsExporter(OfferedWhole, PdfExporter):
 
     def draw(self, c: Canvas, options: ExportOptions) -> None:
         from .lists import ListColumn, ListPages
-        from .standings import competition_title, competitions
 
         pages = ListPages(c, self.pagesize, tournament_line(self.tournament))
         people = [

@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from ...models import Competition, Mode
+from ...models import Competition
 from ...services.standings import RoundState, StandingRow, Standings, compute_standings
 from ..base import ExportError, ExportOptions, Offer, OfferedPerCompetition, competition_offers
 from .base import (
@@ -32,6 +32,8 @@ from .base import (
     Style,
     _draw_footer,
     _draw_text,
+    competition_title,
+    competitions,
     number,
     tournament_details,
     tournament_line,
@@ -83,21 +85,6 @@ class _Col:
         minimum = 6 if self.align == "right" else 7
         font = "bold" if self.bold else "regular"
         return Style(font, self.size, align=self.align, minimum=minimum)
-
-
-def competitions(exporter: PdfExporter, options: ExportOptions) -> list[Competition]:
-    items = sorted(exporter.tournament.competitions.all(), key=lambda c: c.mode != Mode.SINGLES)
-    if options.mode:
-        items = [c for c in items if c.mode == options.mode]
-        if not items:
-            raise ExportError(_("Dieses Turnier hat keine solche Wertung."))
-    if not items:
-        raise ExportError(_("Dieses Turnier hat noch keine Wertung."))
-    return items
-
-
-def competition_title(mode: str) -> str:
-    return _("Einzelwertung") if mode == Mode.SINGLES else _("Paarwertung")
 
 
 def _draw_cell(c: Canvas, x: float, width: float, y: float, text: str, style: Style) -> None:
