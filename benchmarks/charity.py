@@ -17,9 +17,8 @@ from _django import build_scored_tournament, setup
 
 setup()
 
-from binokel_tournament.exports import ExportOptions  # noqa: E402
+from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions  # noqa: E402
 from binokel_tournament.exports.charity_rows import charity_tables  # noqa: E402
-from binokel_tournament.exports.pdf import PDF_EXPORTERS  # noqa: E402
 from binokel_tournament.models import Category, Entrant, Tournament  # noqa: E402
 from binokel_tournament.services import charity, prizes  # noqa: E402
 from binokel_tournament.services.statistics import evening_statistics  # noqa: E402

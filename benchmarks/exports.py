@@ -22,9 +22,12 @@ setup()
 from django.db import connection  # noqa: E402
 from openpyxl import load_workbook  # noqa: E402
 
-from binokel_tournament.exports import ExportFile, ExportOptions  # noqa: E402
+from binokel_tournament.exports import (  # noqa: E402
+    PDF_EXPORTERS,  # noqa: E402
+    ExportFile,
+    ExportOptions,
+)
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook  # noqa: E402
-from binokel_tournament.exports.pdf import PDF_EXPORTERS  # noqa: E402
 from binokel_tournament.models import PartyResult, Table, Tournament  # noqa: E402
 
 ENTRANTS = 300

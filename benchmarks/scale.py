@@ -41,9 +41,12 @@ from django.test.utils import CaptureQueriesContext, override_settings  # noqa: 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse  # noqa: E402
 from django.utils.http import urlencode  # noqa: E402
 
-from binokel_tournament.exports import CsvExporter, ExportOptions  # noqa: E402
+from binokel_tournament.exports import (  # noqa: E402
+    PDF_EXPORTERS,  # noqa: E402
+    CsvExporter,
+    ExportOptions,
+)
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook  # noqa: E402
-from binokel_tournament.exports.pdf import PDF_EXPORTERS  # noqa: E402
 from binokel_tournament.exports.registry import EXPORTERS  # noqa: E402
 from binokel_tournament.models import (  # noqa: E402
     Entrant,

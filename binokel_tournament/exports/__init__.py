@@ -7,9 +7,10 @@ from __future__ import annotations
 from .base import BaseExporter, ExportError, ExportFile, ExportOptions
 from .csv import CsvExporter
 from .excel import RankingsWorkbookExporter
-from .pdf import PDF_EXPORTERS
+from .registry import EXPORTERS, PDF_EXPORTERS
 
 __all__ = [
+    "EXPORTERS",
     "PDF_EXPORTERS",
     "BaseExporter",
     "CsvExporter",

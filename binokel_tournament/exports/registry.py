@@ -17,17 +17,43 @@ from ..models import Competition, Round, Tournament
 from .base import BaseExporter
 from .csv import CsvExporter
 from .excel import RankingsWorkbookExporter
-from .pdf import PDF_EXPORTERS
+from .pdf import (
+    CertificatesExporter,
+    DonationsExporter,
+    PdfExporter,
+    PrizesExporter,
+    ScoreSheetsExporter,
+    SeatingPlanExporter,
+    SlipsExporter,
+    StandingsExporter,
+    StatisticsExporter,
+    SubRankingsExporter,
+    TableCardsExporter,
+)
 from .pdf.base import round_title
 
+# Every exporter, once, in the order the desk's download box lists them.
 EXPORTER_CLASSES: tuple[type[BaseExporter], ...] = (
-    *PDF_EXPORTERS.values(),
+    SeatingPlanExporter,
+    TableCardsExporter,
+    ScoreSheetsExporter,
+    StandingsExporter,
+    CertificatesExporter,
+    DonationsExporter,
+    PrizesExporter,
+    SubRankingsExporter,
+    StatisticsExporter,
+    SlipsExporter,
     RankingsWorkbookExporter,
     CsvExporter,
 )
 EXPORTERS: dict[str, type[BaseExporter]] = {cls.identifier: cls for cls in EXPORTER_CLASSES}
 if len(EXPORTERS) != len(EXPORTER_CLASSES):  # a broken invariant: loud, at import
     raise ImportError("two exporters share an identifier")
+# the PDFs (``manage.py export_pdf KIND``, ``/desk/<slug>/export/pdf/<kind>/``)
+PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
+    key: cls for key, cls in EXPORTERS.items() if issubclass(cls, PdfExporter)
+}
 
 
 def exporter_class(key: str) -> type[BaseExporter] | None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from binokel_tournament.exports import ExportOptions
-from binokel_tournament.exports.pdf import PDF_EXPORTERS
+from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions
 from binokel_tournament.exports.pdf.fonts import covers, fonts
 from binokel_tournament.models import Entrant, Mode
 

@@ -12,9 +12,9 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from binokel_tournament.exports import CsvExporter, ExportError, ExportOptions
+from binokel_tournament.exports import PDF_EXPORTERS, CsvExporter, ExportError, ExportOptions
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
-from binokel_tournament.exports.pdf import PDF_EXPORTERS, StandingsExporter
+from binokel_tournament.exports.pdf import StandingsExporter
 from binokel_tournament.models import Mode, ScoreSheet, SheetStatus, Table
 from binokel_tournament.services.demo import ensure_users
 from binokel_tournament.services.simulation import simulate_round

@@ -9,7 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from binokel_tournament.exports.pdf import PDF_EXPORTERS
+from binokel_tournament.exports import PDF_EXPORTERS
 from binokel_tournament.exports.registry import EXPORTERS, download_box
 
 from .reading import pdf_pages

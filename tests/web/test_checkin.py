@@ -13,8 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from binokel_tournament.exports import ExportOptions
-from binokel_tournament.exports.pdf import PDF_EXPORTERS
+from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions
 from binokel_tournament.models import Entrant, Mode
 from binokel_tournament.services import checkin, players
 from binokel_tournament.services.errors import DeskError

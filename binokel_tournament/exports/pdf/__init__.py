@@ -1,4 +1,4 @@
-"""PDF exporters by the name the command line and the desk use."""
+"""The PDF exporters (each registered once, in ``exports/registry.py``)."""
 
 from __future__ import annotations
 
@@ -10,28 +10,16 @@ from .slips import SlipsExporter
 from .standings import CertificatesExporter, StandingsExporter
 from .statistics import StatisticsExporter
 
-PDF_EXPORTERS: dict[str, type[PdfExporter]] = {
-    cls.identifier: cls
-    for cls in (
-        SeatingPlanExporter,
-        TableCardsExporter,
-        ScoreSheetsExporter,
-        StandingsExporter,
-        CertificatesExporter,
-        DonationsExporter,
-        PrizesExporter,
-        SubRankingsExporter,
-        StatisticsExporter,
-        SlipsExporter,
-    )
-}
-
 __all__ = [
-    "PDF_EXPORTERS",
     "CertificatesExporter",
+    "DonationsExporter",
     "PdfExporter",
+    "PrizesExporter",
     "ScoreSheetsExporter",
     "SeatingPlanExporter",
+    "SlipsExporter",
     "StandingsExporter",
+    "StatisticsExporter",
+    "SubRankingsExporter",
     "TableCardsExporter",
 ]
