@@ -7,16 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
-from django.db.models import Max
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS, GameKind, RuleSet, ScoringError
 
 from .charity_forms import CategoriesField
-from .models import Competition, Entrant, Mode, Role, Round, ScoreSheet, Tournament
+from .models import Competition, Entrant, Mode, Role, Tournament
 from .services.errors import active_language
-from .services.registration import NumberingScheme
+from .services.registration import NumberingScheme, settings_problems
 from .services.standings import tie_break_choices
 
 MAX_ID = 999_999_999  # a database id a form accepts (more would overflow the column)
@@ -265,12 +264,6 @@ class TournamentForm(forms.ModelForm):
                 self.instance.competitions.values_list("mode", flat=True)
             )
 
-    def clean_rounds(self) -> int:
-        rounds: int = self.cleaned_data["rounds"]
-        if not 1 <= rounds <= 6:
-            raise forms.ValidationError(_("Zwischen 1 und 6 Durchgängen."))
-        return rounds
-
     def rule_overrides(self) -> dict[str, object]:
         """The rule fields that differ from the chosen preset (kept in Tournament.rules_json)."""
         preset = PRESETS[self.cleaned_data["preset"]].to_dict()
@@ -315,6 +308,8 @@ class TournamentForm(forms.ModelForm):
         return {k: v for k, v in wanted.items() if v != preset.get(k)}
 
     def clean(self) -> dict[str, Any]:
+        """The rule set these settings make, and the tournament's settings invariants: checked
+        by the service (``registration.settings_problems``), shown here at their fields."""
         data = super().clean() or {}
         if "preset" not in data or self.errors:
             return data
@@ -324,44 +319,12 @@ class TournamentForm(forms.ModelForm):
             )
         except ScoringError as exc:  # the engine names the problem
             raise forms.ValidationError([e.text(active_language()) for e in exc.errors]) from exc
-        if Mode.PAIRS in data.get("competitions", []) and "pairs" not in rules.table_kinds:
-            self.add_error(
-                "competitions",
-                _("Nach diesem Regelwerk gibt es keine Paartische: bitte nur Einzel wählen."),
-            )
-        if self.instance.pk:
-            self._check_against_what_was_played(rules, data)
+        instance = self.instance if self.instance.pk else None
+        rounds = data.get("rounds", self.instance.rounds)
+        modes = data.get("competitions", [])
+        for problem in settings_problems(instance, rules, rounds, modes):
+            self.add_error(problem.field if problem.field in self.fields else None, problem.message)
         return data
-
-    def _check_against_what_was_played(self, rules: RuleSet, data: dict[str, Any]) -> None:
-        """Once results exist, the scoring rules stay as they were (stored points would no
-        longer match the sheets); rounds and competitions that are in use stay too."""
-        t = self.instance
-        original = Tournament.objects.get(pk=t.pk)
-        played = ScoreSheet.objects.filter(table__round__tournament=t).exists()
-        if played and rules != original.rules():
-            raise forms.ValidationError(
-                _(
-                    "Es sind schon Spielzettel erfasst: die Regeln können nicht mehr "
-                    "geändert werden."
-                )
-            )
-        seated = Round.objects.filter(tournament=t, tables__isnull=False).aggregate(
-            top=Max("number")
-        )["top"]
-        if seated and data.get("rounds", original.rounds) < seated:
-            self.add_error(
-                "rounds",
-                _("Es gibt schon einen Spielplan für %(n)s Durchgänge.") % {"n": seated},
-            )
-        wanted = set(data.get("competitions", []))
-        for competition in original.competitions.all():
-            if competition.mode not in wanted and competition.entrants.exists():
-                self.add_error(
-                    "competitions",
-                    _("Die Wertung %(name)s hat schon Teilnehmer.")
-                    % {"name": competition.get_mode_display()},
-                )
 
 
 class EntrantForm(forms.ModelForm):

@@ -15,6 +15,8 @@ from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from scoring import RuleSet, ScoringError, get_preset
+
 from ..models import (
     Category,
     Competition,
@@ -22,12 +24,14 @@ from ..models import (
     Membership,
     Mode,
     Role,
+    Round,
+    ScoreSheet,
     Seat,
     Tournament,
 )
 from .access import Action, Actor, account_id, require, require_create_tournament
 from .audit import audit_entry, log_action, log_many
-from .errors import DeskError
+from .errors import DeskError, engine_error_text
 from .names import fold, folded_name
 
 # Desk addresses beside the tournaments' own (/desk/neu/ ...): no tournament may take one as
@@ -64,6 +68,77 @@ def create_tournament(
     return tournament
 
 
+MAX_ROUNDS = 6
+
+
+class SettingsRefused(DeskError):
+    """Settings that break an invariant of the tournament; ``problems`` names each (the form
+    shows them at their fields)."""
+
+    def __init__(self, problems: list[DeskError]) -> None:
+        super().__init__(" ".join(p.message for p in problems), problems[0].field)
+        self.problems = problems
+
+
+def settings_problems(
+    tournament: Tournament | None, rules: RuleSet, rounds: int, modes: Iterable[str]
+) -> list[DeskError]:
+    """What is wrong with these settings (none: they may be saved). The invariants of a
+    tournament's settings, in one place: 1–6 rounds; Paare only where the rule set has pair
+    tables; and once it has begun — its scoring rules stay as they were when sheets exist
+    (stored points would no longer match), its rounds cover the seating made, its
+    competitions with entrants stay."""
+    wanted = set(modes)
+    problems = []
+    if not 1 <= rounds <= MAX_ROUNDS:
+        problems.append(DeskError(_("Zwischen 1 und 6 Durchgängen."), "rounds"))
+    if Mode.PAIRS in wanted and "pairs" not in rules.table_kinds:
+        problems.append(
+            DeskError(
+                _("Nach diesem Regelwerk gibt es keine Paartische: bitte nur Einzel wählen."),
+                "competitions",
+            )
+        )
+    if tournament is None or tournament.pk is None:
+        return problems
+    original = Tournament.objects.get(pk=tournament.pk)
+    played = ScoreSheet.objects.filter(table__round__tournament=original).exists()
+    if played and _scoring(rules) != _scoring(original.rules()):
+        message = _(
+            "Es sind schon Spielzettel erfasst: die Regeln können nicht mehr geändert werden."
+        )
+        problems.append(DeskError(message))
+    seated = Round.objects.filter(tournament=original, tables__isnull=False).aggregate(
+        top=Max("number")
+    )["top"]
+    if seated and rounds < seated:
+        problems.append(
+            DeskError(
+                _("Es gibt schon einen Spielplan für %(n)s Durchgänge.") % {"n": seated}, "rounds"
+            )
+        )
+    for competition in original.competitions.all():
+        if competition.mode not in wanted and competition.entrants.exists():
+            problems.append(
+                DeskError(
+                    _("Die Wertung %(name)s hat schon Teilnehmer.")
+                    % {"name": competition.get_mode_display()},
+                    "competitions",
+                )
+            )
+    return problems
+
+
+def _scoring(rules: RuleSet) -> dict[str, object]:
+    """What scores the games (the number of rounds is the tournament's, checked apart)."""
+    return {k: v for k, v in rules.to_dict().items() if k != "rounds"}
+
+
+def rules_of(preset: str, rules_json: Mapping[str, object], rounds: int) -> RuleSet:
+    """The rule set these settings make (the preset with the organiser's changes)."""
+    return RuleSet.from_dict({**get_preset(preset).to_dict(), **rules_json, "rounds": rounds})
+
+
 def update_settings(
     tournament: Tournament,
     user: Actor,
@@ -71,16 +146,27 @@ def update_settings(
     rules_json: dict[str, object],
     modes: Iterable[str],
 ) -> Tournament:
-    """Change a tournament's settings and rules (the form has checked them against what was
-    played) and its competitions: wanted ones are added, unwanted ones without entrants go."""
+    """Change a tournament's settings and rules and its competitions: wanted ones are added,
+    unwanted ones without entrants go. Settings that break an invariant
+    (``settings_problems``) are refused with ``SettingsRefused``, nothing changed."""
     require(user, tournament, Action.RULES)
+    wanted = set(modes)
+    preset = str(fields.get("preset", tournament.preset))
+    rounds_value = fields.get("rounds", tournament.rounds)
+    rounds = rounds_value if isinstance(rounds_value, int) else tournament.rounds
+    try:
+        rules = rules_of(preset, rules_json, rounds)
+    except ScoringError as exc:
+        raise SettingsRefused([DeskError(engine_error_text(exc))]) from exc
     before = {
         "preset": tournament.preset,
         "rules": tournament.rules().to_dict(),
         "rounds": tournament.rounds,
     }
-    wanted = set(modes)
     with transaction.atomic():
+        problems = settings_problems(tournament, rules, rounds, wanted)
+        if problems:
+            raise SettingsRefused(problems)
         for key, value in fields.items():
             setattr(tournament, key, value)
         tournament.rules_json = rules_json

@@ -80,15 +80,22 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug, Action.RULES)
     form = TournamentForm(request.POST or None, instance=t)
     if request.method == "POST" and form.is_valid():
-        registration.update_settings(
-            Tournament.objects.get(pk=t.pk),
-            request.user,
-            {k: form.cleaned_data[k] for k in SETTINGS_FIELDS},
-            form.rule_overrides(),
-            form.cleaned_data["competitions"],
-        )
-        messages.success(request, _("Gespeichert."))
-        return redirect("desk:dashboard", slug=t.slug)
+        try:
+            registration.update_settings(
+                Tournament.objects.get(pk=t.pk),
+                request.user,
+                {k: form.cleaned_data[k] for k in SETTINGS_FIELDS},
+                form.rule_overrides(),
+                form.cleaned_data["competitions"],
+            )
+        except registration.SettingsRefused as exc:  # changed meanwhile (another desk)
+            for problem in exc.problems:
+                form.add_error(
+                    problem.field if problem.field in form.fields else None, problem.message
+                )
+        else:
+            messages.success(request, _("Gespeichert."))
+            return redirect("desk:dashboard", slug=t.slug)
     return render(request, "desk/tournament_form.html", {"form": form, "tournament": t})
 
 

@@ -202,3 +202,28 @@ def test_a_workbook_with_an_entrants_sheet_is_read_from_that_sheet(tmp_path):
     wb.save(path)
     rows = read_table_file("rangliste.xlsx", path.read_bytes())
     assert rows[1][:2] == ["Anna", "Bernd"]
+
+
+def test_the_settings_invariants_hold_in_the_service_whoever_calls_it(seated, orga):
+    """Not only the form: the service itself refuses settings that break an invariant, and
+    changes nothing then."""
+    from binokel_tournament.services.registration import SettingsRefused, update_settings
+    from binokel_tournament.services.results import save_sheet
+
+    from .sheets import full_three_table
+
+    table = seated.round_set.get(number=1).tables.filter(kind="three").first()
+    save_sheet(table, full_three_table(), orga, expected_version=0)
+    cases = [
+        ({"rounds": 2}, {}, ["singles", "pairs"], "rounds"),  # fewer than the plan's three
+        ({"rounds": 3}, {"min_bid": 250}, ["singles", "pairs"], ""),  # sheets exist
+        ({"rounds": 3}, {}, ["singles"], "competitions"),  # the pairs have entrants
+        ({"rounds": 9}, {}, ["singles", "pairs"], "rounds"),
+    ]
+    for fields, rules, modes, field in cases:
+        before = (seated.rounds, dict(seated.rules_json), seated.competitions.count())
+        with pytest.raises(SettingsRefused) as refused:
+            update_settings(seated, orga, fields, rules, modes)
+        assert field in [p.field for p in refused.value.problems]
+        seated.refresh_from_db()
+        assert (seated.rounds, dict(seated.rules_json), seated.competitions.count()) == before
