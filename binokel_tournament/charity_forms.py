@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from charity.money import DonationRule, euro_text
 
 from .models import Category, Mode, Series, Special, Tournament
+from .services.charity import CHARITY_FIELDS
 
 MAX_EUROS = Decimal("100000")
 EURO_PATTERN = re.compile(r"^\s*(\d{1,6})(?:[.,](\d{1,2}))?\s*(?:€|EUR)?\s*$", re.IGNORECASE)
@@ -124,15 +125,7 @@ class CharityForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "charity_purpose",
-            "entry_fee_cents",
-            "fee_per_player",
-            "donation_tiers",
-            "donation_counts_conceded",
-            "prize_mode",
-            "club_best",
-        ]
+        fields = list(CHARITY_FIELDS)  # the service's list: one place
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

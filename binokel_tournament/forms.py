@@ -14,6 +14,7 @@ from scoring import PRESETS, GameKind, RuleSet, ScoringError
 
 from .charity_forms import CategoriesField
 from .models import Competition, Entrant, Mode, Role, Tournament
+from .models import GameKind as ModelGameKind
 from .services.errors import active_language
 from .services.registration import NumberingScheme, settings_problems
 from .services.standings import tie_break_choices
@@ -71,12 +72,13 @@ GAMES_LABELS = {
     "pairs": _("Spiele je Durchgang am Paartisch"),
     "four_sitout": _("Spiele je Durchgang am Vierertisch (Geber setzt aus)"),
 }
+# The kinds of game a rule set may play, in the engine's order (a test checks every kind is
+# here); the model's labels, with Bettel explained.
 KIND_LABELS = {
-    GameKind.PLAYED: _("gespielt"),
-    GameKind.CONCEDED: _("abgeschrieben"),
-    GameKind.DURCH: _("Durch"),
-    GameKind.DURCH_AUFGELEGT: _("Durch aufgelegt"),
-    GameKind.BETTEL: _("Bettel (Spielmacher ohne Stich)"),
+    kind: _("Bettel (Spielmacher ohne Stich)")
+    if kind is GameKind.BETTEL
+    else ModelGameKind(kind.value).label
+    for kind in GameKind
 }
 # Rules that hold a value per key (a table kind, a hand, a rank): one form field per key,
 # named rule_<prefix>_<key>; what the organiser leaves empty keeps the preset's value.

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring import GameKind as EngineGameKind
 from scoring import RuleSet, get_preset
 
 
@@ -47,14 +48,9 @@ class GameKind(models.TextChoices):
     BETTEL = "bettel", _("Bettel")
 
 
-# The letter that stands for a kind of game: typed at the desk, printed on the paper sheet.
-GAME_KIND_KEYS: dict[str, str] = {
-    GameKind.PLAYED: "g",
-    GameKind.CONCEDED: "a",
-    GameKind.DURCH: "d",
-    GameKind.DURCH_AUFGELEGT: "f",
-    GameKind.BETTEL: "e",
-}
+# The letter that stands for a kind of game: typed at the desk, printed on the paper sheet
+# (the engine's ``GameKind.letter``).
+GAME_KIND_KEYS: dict[str, str] = {kind.value: kind.letter for kind in EngineGameKind}
 
 
 class PrizeMode(models.TextChoices):

@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-CONCEDED = "conceded"
+from scoring.kinds import GameKind
+
+CONCEDED = GameKind.CONCEDED.value  # the engine's kind
 
 
 @dataclass(frozen=True)

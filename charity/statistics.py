@@ -10,9 +10,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from scoring.kinds import GameKind
+
 TAUSENDER_POINTS = 1000
-DURCH_KINDS = frozenset({"durch", "aufgelegt"})
-CONCEDED = "conceded"
+DURCH_KINDS = frozenset(kind.value for kind in GameKind if kind.is_durch)  # from the engine
+CONCEDED = GameKind.CONCEDED.value
 # meld totals in classes: (lowest, highest or None, label)
 MELD_CLASSES: tuple[tuple[int, int | None, str], ...] = (
     (0, 0, "0"),

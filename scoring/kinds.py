@@ -32,6 +32,21 @@ class GameKind(StrEnum):
         return self.is_durch or self is GameKind.BETTEL
 
     @property
+    def letter(self) -> str:
+        """The letter that stands for the kind: typed at the desk, printed on the paper sheet
+        (one per kind)."""
+        return _LETTERS[self]
+
+    @property
     def has_tricks(self) -> bool:
         """Whether tricks are played (and entered)."""
         return self is not GameKind.CONCEDED
+
+
+_LETTERS = {
+    GameKind.PLAYED: "g",  # gespielt
+    GameKind.CONCEDED: "a",  # abgeschrieben
+    GameKind.DURCH: "d",
+    GameKind.DURCH_AUFGELEGT: "f",  # aufgelegt (the "a" is abgeschrieben's)
+    GameKind.BETTEL: "e",  # Bettel
+}
