@@ -113,13 +113,12 @@ def test_every_game_kind_fact_comes_from_the_engine():
     """The engine's GameKind owns the kinds: the model's choices mirror it (the ORM needs a
     field), the letters and the settings form's labels are built from it, the statistics' and
     money's kinds are its own."""
+    from binokel_tournament.forms import KIND_LABELS
     from charity import money, statistics
     from scoring import GameKind as Engine
 
-    from binokel_tournament.forms import KIND_LABELS
-
     assert list(GameKind.values) == [k.value for k in Engine]
-    assert GAME_KIND_KEYS == {k.value: k.letter for k in Engine}
+    assert {k.value: k.letter for k in Engine} == GAME_KIND_KEYS
     assert list(KIND_LABELS) == list(Engine)
-    assert statistics.DURCH_KINDS == {k.value for k in Engine if k.is_durch}
+    assert {k.value for k in Engine if k.is_durch} == statistics.DURCH_KINDS
     assert money.CONCEDED == statistics.CONCEDED == Engine.CONCEDED
