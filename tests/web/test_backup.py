@@ -503,7 +503,7 @@ def test_a_failed_backup_is_shown_on_the_desk_and_the_next_one_clears_it(
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(backup, "backup_bytes", full_disk)
+    monkeypatch.setattr(backup.dump, "backup_bytes", full_disk)  # what the writer calls
     with pytest.raises(OSError):
         backup.write_auto_backup(seated.pk)
     status = backup.backup_status(seated)
