@@ -117,182 +117,271 @@ UNRESOLVED = "~"  # prefix of an audit object id whose object is gone (kept as h
 def dump_tournament(
     tournament: Tournament, cache: DumpCache | None = None, encoded: bool = False
 ) -> dict[str, Any]:
-    """The tournament as a JSON-ready document (see the module docstring). With ``encoded``,
+    """The tournament as a JSON-ready document (see the package docstring). With ``encoded``,
     the sheets and the audit entries are given as their lines of the file (:class:`Line`,
     for :func:`to_bytes`), taken from ``cache`` where the entry has not changed since the
     backup that filled it."""
-    t = tournament
-    keys = _Keys()
-    keys.add("Tournament", t.pk, "")
-    in_t = {"table__round__tournament": t}
-
-    competitions = _rows(t.competitions.order_by("mode"))
-    mode_of = {c["pk"]: c["mode"] for c in competitions}
-    entrants = _rows(
-        t.entrants.order_by("start_number"), "competition_id", "player_id", "partner_player_id"
-    )
-    player_ids = {e["player_id"] for e in entrants} | {e["partner_player_id"] for e in entrants}
-    players = _rows(Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"))
-    uid_of = {p["pk"]: str(p["uid"]) for p in players}
-    number_of = {e["pk"]: e["start_number"] for e in entrants}
-    rounds = _rows(t.round_set.order_by("number"))
-    round_number = {r["pk"]: r["number"] for r in rounds}
-    tables = _rows(
-        Table.objects.filter(round__tournament=t).order_by("round__number", "number"),
-        "round_id",
-        "competition_id",
-    )
-    table_key = {tb["pk"]: (round_number[tb["round_id"]], tb["number"]) for tb in tables}
-    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for seat in _rows(Seat.objects.filter(**in_t).order_by("position"), "table_id", "entrant_id"):
-        seats[seat["table_id"]].append(seat)
-    # A sheet's games and the audit entries are most of a big tournament's backup and hardly
-    # change between two backups: their heads first, the full rows only where ``cache`` does
-    # not hold the entry's line from the last backup.
-    sheet_heads = _heads(
-        ScoreSheet.objects.filter(**in_t),
-        "table_id",
-        "version",
-        "updated_at",
-        "entered_by_id",
-        "confirmed_by_id",
-    )
-    sheet_heads.sort(key=lambda s: table_key[s["table_id"]])
-    table_entries = _rows(TableEntry.objects.filter(**in_t), "table_id")
-    table_entries.sort(key=lambda e: table_key[e["table_id"]])
-    members = _rows(t.memberships.all(), "user_id")
-    personal_links = _rows(
-        PersonalLink.objects.filter(entrant__tournament=t).order_by(
-            "entrant__start_number", "partner", "created_at", "id"
-        ),
-        "entrant_id",
-    )
-    extra_donations = _rows(t.extra_donations.order_by("created_at", "id"))
-    waiting = _rows(
-        t.waiting_registrations.order_by("created_at", "id"), "competition_id", "entrant_id"
-    )
-    prizes = _rows(
-        t.prizes.order_by("competition__mode", "position", "id"), "competition_id", "chosen_by_id"
-    )
-    audit_heads = _heads(
-        AuditLog.objects.filter(tournament=t).order_by("at", "id"),
-        "object_type",
-        "object_id",
-        "user_id",
-    )
-    series = _rows(Series.objects.filter(tournaments=t).order_by("slug"))
-
-    user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit_heads}
-    user_ids |= {s["entered_by_id"] for s in sheet_heads}
-    user_ids |= {s["confirmed_by_id"] for s in sheet_heads}
-    accounts = list(
-        get_user_model()
-        .objects.filter(pk__in=user_ids - {None})
-        .order_by("username")
-        .values("pk", *USER_FIELDS)
-    )
-    users = {u["pk"]: u["username"] for u in accounts}
-
-    for object_type, rows, key in (
-        ("Competition", competitions, lambda r: r["mode"]),
-        ("Entrant", entrants, lambda r: str(r["start_number"])),
-        ("WaitingRegistration", waiting, lambda r: r["token"]),
-        ("Round", rounds, lambda r: str(r["number"])),
-        ("Table", tables, lambda r: "{}/{}".format(*table_key[r["pk"]])),
-        ("ScoreSheet", sheet_heads, lambda r: "{}/{}".format(*table_key[r["table_id"]])),
-        ("Membership", members, lambda r: users[r["user_id"]]),
-        ("User", accounts, lambda r: r["username"]),
-    ):
-        for row in rows:
-            keys.add(object_type, row["pk"], key(row))
-
+    rows = _TournamentRows.read(tournament)
+    keys = _natural_keys(rows)
     lines = cache if cache is not None else DumpCache()
-    lines.begin(numbering=(tuple(number_of.items()), tuple(table_key.items())))
+    lines.begin(numbering=(tuple(rows.number_of.items()), tuple(rows.table_key.items())))
+    sheets = lines.section(
+        "sheets",
+        rows.sheet_heads,
+        rows.sheet_key,
+        lambda wanted: _sheet_entries(rows, wanted),
+        encoded,
+    )
+    audit = lines.section(
+        "audit",
+        rows.audit_heads,
+        lambda a: (
+            a["pk"],
+            keys.key(a["object_type"], a["object_id"]),
+            rows.users.get(a["user_id"]),
+        ),
+        lambda wanted: _audit_entries(rows, keys, wanted),
+        encoded,
+    )
+    lines.end()
+    return _document(rows, sheets, audit)
 
-    def audit_key(a: dict[str, Any]) -> tuple[Any, ...]:
-        return (a["pk"], keys.key(a["object_type"], a["object_id"]), users.get(a["user_id"]))
 
-    def audit_entry(a: dict[str, Any]) -> dict[str, Any]:
-        key = keys.key(a["object_type"], a["object_id"])
-        entry = _dump(AuditLog, a, user=users.get(a["user_id"]))
-        entry["object_key"] = key
-        entry["object_id"] = None if key is not None else a["object_id"].removeprefix(UNRESOLVED)
-        return entry
+@dataclass
+class _TournamentRows:
+    """A tournament's rows as plain values (no model instances: a backup reads thousands),
+    with the natural keys the document names them by. A sheet's games and the audit entries
+    are most of a big tournament's backup and hardly change between two backups: only their
+    heads here, the full rows where the cache does not hold the entry's line."""
 
-    def sheet_key(s: dict[str, Any]) -> tuple[Any, ...]:
+    t: Tournament
+    competitions: list[dict[str, Any]]
+    entrants: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+    seats: dict[int, list[dict[str, Any]]]
+    sheet_heads: list[dict[str, Any]]
+    table_entries: list[dict[str, Any]]
+    members: list[dict[str, Any]]
+    personal_links: list[dict[str, Any]]
+    extra_donations: list[dict[str, Any]]
+    waiting: list[dict[str, Any]]
+    prizes: list[dict[str, Any]]
+    audit_heads: list[dict[str, Any]]
+    series: list[dict[str, Any]]
+    accounts: list[dict[str, Any]]
+    # natural keys by database id
+    mode_of: dict[int, str] = field(default_factory=dict)
+    uid_of: dict[int, str] = field(default_factory=dict)
+    number_of: dict[int, int] = field(default_factory=dict)
+    round_number: dict[int, int] = field(default_factory=dict)
+    table_key: dict[int, tuple[int, int]] = field(default_factory=dict)
+    users: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def in_t(self) -> dict[str, Any]:
+        return {"table__round__tournament": self.t}
+
+    @classmethod
+    def read(cls, t: Tournament) -> _TournamentRows:
+        in_t = {"table__round__tournament": t}
+        entrants = _rows(
+            t.entrants.order_by("start_number"), "competition_id", "player_id", "partner_player_id"
+        )
+        player_ids = {e["player_id"] for e in entrants} | {e["partner_player_id"] for e in entrants}
+        rounds = _rows(t.round_set.order_by("number"))
+        round_number = {r["pk"]: r["number"] for r in rounds}
+        tables = _rows(
+            Table.objects.filter(round__tournament=t).order_by("round__number", "number"),
+            "round_id",
+            "competition_id",
+        )
+        table_key = {tb["pk"]: (round_number[tb["round_id"]], tb["number"]) for tb in tables}
+        seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for seat in _rows(
+            Seat.objects.filter(**in_t).order_by("position"), "table_id", "entrant_id"
+        ):
+            seats[seat["table_id"]].append(seat)
+        sheet_heads = _heads(
+            ScoreSheet.objects.filter(**in_t),
+            "table_id",
+            "version",
+            "updated_at",
+            "entered_by_id",
+            "confirmed_by_id",
+        )
+        sheet_heads.sort(key=lambda s: table_key[s["table_id"]])
+        table_entries = _rows(TableEntry.objects.filter(**in_t), "table_id")
+        table_entries.sort(key=lambda e: table_key[e["table_id"]])
+        members = _rows(t.memberships.all(), "user_id")
+        audit_heads = _heads(
+            AuditLog.objects.filter(tournament=t).order_by("at", "id"),
+            "object_type",
+            "object_id",
+            "user_id",
+        )
+        user_ids = {m["user_id"] for m in members} | {a["user_id"] for a in audit_heads}
+        user_ids |= {s["entered_by_id"] for s in sheet_heads}
+        user_ids |= {s["confirmed_by_id"] for s in sheet_heads}
+        accounts = list(
+            get_user_model()
+            .objects.filter(pk__in=user_ids - {None})
+            .order_by("username")
+            .values("pk", *USER_FIELDS)
+        )
+        competitions = _rows(t.competitions.order_by("mode"))
+        players = _rows(Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"))
+        return cls(
+            t=t,
+            competitions=competitions,
+            entrants=entrants,
+            players=players,
+            rounds=rounds,
+            tables=tables,
+            seats=seats,
+            sheet_heads=sheet_heads,
+            table_entries=table_entries,
+            members=members,
+            personal_links=_rows(
+                PersonalLink.objects.filter(entrant__tournament=t).order_by(
+                    "entrant__start_number", "partner", "created_at", "id"
+                ),
+                "entrant_id",
+            ),
+            extra_donations=_rows(t.extra_donations.order_by("created_at", "id")),
+            waiting=_rows(
+                t.waiting_registrations.order_by("created_at", "id"),
+                "competition_id",
+                "entrant_id",
+            ),
+            prizes=_rows(
+                t.prizes.order_by("competition__mode", "position", "id"),
+                "competition_id",
+                "chosen_by_id",
+            ),
+            audit_heads=audit_heads,
+            series=_rows(Series.objects.filter(tournaments=t).order_by("slug")),
+            accounts=accounts,
+            mode_of={c["pk"]: c["mode"] for c in competitions},
+            uid_of={p["pk"]: str(p["uid"]) for p in players},
+            number_of={e["pk"]: e["start_number"] for e in entrants},
+            round_number=round_number,
+            table_key=table_key,
+            users={u["pk"]: u["username"] for u in accounts},
+        )
+
+    def sheet_key(self, s: dict[str, Any]) -> tuple[Any, ...]:
+        """What a sheet's line depends on: it is encoded again only when one of these moved."""
         return (
             s["pk"],
             s["version"],
             s["updated_at"],
-            users.get(s["entered_by_id"]),
-            users.get(s["confirmed_by_id"]),
+            self.users.get(s["entered_by_id"]),
+            self.users.get(s["confirmed_by_id"]),
         )
 
-    def sheet_entries(wanted: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-        """The full entries of these sheets, with their games and the games' parties."""
-        ids = [s["pk"] for s in wanted]
-        if len(ids) == len(sheet_heads):  # all of them: by tournament, not by a long list
-            by_sheet: dict[str, Any] = {"sheet__table__round__tournament": t}
-            sheets = ScoreSheet.objects.filter(**in_t)
-        else:
-            sheets, by_sheet = ScoreSheet.objects.filter(pk__in=ids), {"sheet_id__in": ids}
-        games: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        for game in _rows(Game.objects.filter(**by_sheet).order_by("number"), "sheet_id"):
-            games[game["sheet_id"]].append(game)
-        by_game = {f"game__{name}": value for name, value in by_sheet.items()}
-        parties: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        for party in _rows(PartyResult.objects.filter(**by_game), "game_id", "entrant_id"):
-            parties[party["game_id"]].append(party)
 
-        def game_entry(g: dict[str, Any]) -> dict[str, Any]:
-            game_parties = [
-                _dump(PartyResult, p, parent="game", entrant=number_of[p["entrant_id"]])
-                for p in parties[g["pk"]]
-            ]
-            game_parties.sort(key=lambda p: p["entrant"])
-            return _dump(Game, g, parent="sheet", parties=game_parties)
+def _natural_keys(rows: _TournamentRows) -> _Keys:
+    """The natural key of every object an audit entry may name."""
+    keys = _Keys()
+    keys.add("Tournament", rows.t.pk, "")
+    table_key, users = rows.table_key, rows.users
+    for object_type, items, key in (
+        ("Competition", rows.competitions, lambda r: r["mode"]),
+        ("Entrant", rows.entrants, lambda r: str(r["start_number"])),
+        ("WaitingRegistration", rows.waiting, lambda r: r["token"]),
+        ("Round", rows.rounds, lambda r: str(r["number"])),
+        ("Table", rows.tables, lambda r: "{}/{}".format(*table_key[r["pk"]])),
+        ("ScoreSheet", rows.sheet_heads, lambda r: "{}/{}".format(*table_key[r["table_id"]])),
+        ("Membership", rows.members, lambda r: users[r["user_id"]]),
+        ("User", rows.accounts, lambda r: r["username"]),
+    ):
+        for row in items:
+            keys.add(object_type, row["pk"], key(row))
+    return keys
 
-        return {
-            s["pk"]: _dump(
-                ScoreSheet,
-                s,
-                table=list(table_key[s["table_id"]]),
-                entered_by=users.get(s["entered_by_id"]),
-                confirmed_by=users.get(s["confirmed_by_id"]),
-                games=[game_entry(g) for g in games[s["pk"]]],
-            )
-            for s in _rows(sheets, "table_id", "entered_by_id", "confirmed_by_id")
-        }
 
-    def audit_entries(wanted: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-        if len(wanted) == len(audit_heads):
-            rows = AuditLog.objects.filter(tournament=t)
-        else:
-            rows = AuditLog.objects.filter(pk__in=[a["pk"] for a in wanted])
-        return {a["pk"]: audit_entry(a) for a in _rows(rows, "user_id")}
+def _sheet_entries(
+    rows: _TournamentRows, wanted: list[dict[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """The full entries of these sheets, with their games and the games' parties."""
+    ids = [s["pk"] for s in wanted]
+    if len(ids) == len(rows.sheet_heads):  # all of them: by tournament, not by a long list
+        by_sheet: dict[str, Any] = {"sheet__table__round__tournament": rows.t}
+        sheets = ScoreSheet.objects.filter(**rows.in_t)
+    else:
+        sheets, by_sheet = ScoreSheet.objects.filter(pk__in=ids), {"sheet_id__in": ids}
+    games: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for game in _rows(Game.objects.filter(**by_sheet).order_by("number"), "sheet_id"):
+        games[game["sheet_id"]].append(game)
+    by_game = {f"game__{name}": value for name, value in by_sheet.items()}
+    parties: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for party in _rows(PartyResult.objects.filter(**by_game), "game_id", "entrant_id"):
+        parties[party["game_id"]].append(party)
 
-    sheet_lines = lines.section("sheets", sheet_heads, sheet_key, sheet_entries, encoded)
-    audit_lines = lines.section("audit", audit_heads, audit_key, audit_entries, encoded)
-    lines.end()
+    def game_entry(g: dict[str, Any]) -> dict[str, Any]:
+        game_parties = [
+            _dump(PartyResult, p, parent="game", entrant=rows.number_of[p["entrant_id"]])
+            for p in parties[g["pk"]]
+        ]
+        game_parties.sort(key=lambda p: p["entrant"])
+        return _dump(Game, g, parent="sheet", parties=game_parties)
+
+    return {
+        s["pk"]: _dump(
+            ScoreSheet,
+            s,
+            table=list(rows.table_key[s["table_id"]]),
+            entered_by=rows.users.get(s["entered_by_id"]),
+            confirmed_by=rows.users.get(s["confirmed_by_id"]),
+            games=[game_entry(g) for g in games[s["pk"]]],
+        )
+        for s in _rows(sheets, "table_id", "entered_by_id", "confirmed_by_id")
+    }
+
+
+def _audit_entries(
+    rows: _TournamentRows, keys: _Keys, wanted: list[dict[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """The full audit entries, each naming its object by its natural key (an object that is
+    gone keeps its id, marked as unresolved)."""
+    if len(wanted) == len(rows.audit_heads):
+        found = AuditLog.objects.filter(tournament=rows.t)
+    else:
+        found = AuditLog.objects.filter(pk__in=[a["pk"] for a in wanted])
+    out = {}
+    for a in _rows(found, "user_id"):
+        key = keys.key(a["object_type"], a["object_id"])
+        entry = _dump(AuditLog, a, user=rows.users.get(a["user_id"]))
+        entry["object_key"] = key
+        entry["object_id"] = None if key is not None else a["object_id"].removeprefix(UNRESOLVED)
+        out[a["pk"]] = entry
+    return out
+
+
+def _document(rows: _TournamentRows, sheets: list[Any], audit: list[Any]) -> dict[str, Any]:
+    """The backup document: every part by its natural keys."""
+    mode_of, number_of, r = rows.mode_of, rows.number_of, rows
     return {
         "format": FORMAT,
         "version": VERSION,
-        "tournament": _dump(Tournament, _rows(Tournament.objects.filter(pk=t.pk))[0]),
-        "competitions": [_dump(Competition, c) for c in competitions],
+        "tournament": _dump(Tournament, _rows(Tournament.objects.filter(pk=r.t.pk))[0]),
+        "competitions": [_dump(Competition, c) for c in r.competitions],
         "entrants": [
             _dump(
                 Entrant,
                 e,
                 competition=mode_of[e["competition_id"]],
-                player=uid_of.get(e["player_id"]),
-                partner_player=uid_of.get(e["partner_player_id"]),
+                player=r.uid_of.get(e["player_id"]),
+                partner_player=r.uid_of.get(e["partner_player_id"]),
             )
-            for e in entrants
+            for e in r.entrants
         ],
-        "players": [_dump(Player, p) for p in players],
+        "players": [_dump(Player, p) for p in r.players],
         "personal_links": [
             _dump(PersonalLink, link, entrant=number_of[link["entrant_id"]])
-            for link in personal_links
+            for link in r.personal_links
         ],
         "waiting_registrations": [
             _dump(
@@ -301,33 +390,33 @@ def dump_tournament(
                 competition=mode_of[w["competition_id"]],
                 entrant=number_of.get(w["entrant_id"]),
             )
-            for w in waiting
+            for w in r.waiting
         ],
-        "rounds": [_dump(Round, r) for r in rounds],
+        "rounds": [_dump(Round, x) for x in r.rounds],
         "tables": [
             _dump(
                 Table,
                 tb,
-                round=round_number[tb["round_id"]],
+                round=r.round_number[tb["round_id"]],
                 competition=mode_of[tb["competition_id"]],
                 seats=[
                     _dump(Seat, s, parent="table", entrant=number_of[s["entrant_id"]])
-                    for s in seats[tb["pk"]]
+                    for s in r.seats[tb["pk"]]
                 ],
             )
-            for tb in tables
+            for tb in r.tables
         ],
-        "sheets": sheet_lines,
+        "sheets": sheets,
         "table_entries": [
-            _dump(TableEntry, e, table=list(table_key[e["table_id"]])) for e in table_entries
+            _dump(TableEntry, e, table=list(r.table_key[e["table_id"]])) for e in r.table_entries
         ],
-        "series": [_dump(Series, x) for x in series],
+        "series": [_dump(Series, x) for x in r.series],
         "members": sorted(
-            (_dump(Membership, m, user=users[m["user_id"]]) for m in members),
+            (_dump(Membership, m, user=r.users[m["user_id"]]) for m in r.members),
             key=lambda m: m["user"],
         ),
-        "audit": audit_lines,
-        "extra_donations": [_dump(ExtraDonation, d) for d in extra_donations],
+        "audit": audit,
+        "extra_donations": [_dump(ExtraDonation, d) for d in r.extra_donations],
         "prizes": [
             _dump(
                 Prize,
@@ -335,9 +424,9 @@ def dump_tournament(
                 competition=mode_of[p["competition_id"]],
                 chosen_by=number_of.get(p["chosen_by_id"]),
             )
-            for p in prizes
+            for p in r.prizes
         ],
-        "users": [{name: u[name] for name in USER_FIELDS} for u in accounts],
+        "users": [{name: u[name] for name in USER_FIELDS} for u in r.accounts],
     }
 
 

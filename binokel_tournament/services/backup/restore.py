@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, models, transaction
 from django.utils.translation import gettext as _
 
 from scoring import ScoringError
@@ -115,8 +116,39 @@ def restore(
 def _restore(
     doc: dict[str, Any], slug: str | None, user: Actor, create_users: bool
 ) -> RestoreResult:
-    User = get_user_model()
-    slug = slug or str(doc["tournament"]["slug"])
+    """The document into the database, part by part (inside the caller's transaction)."""
+    slug = _checked_slug(slug or str(doc["tournament"]["slug"]))
+    accounts, created_users = _restore_accounts(doc["users"], create_users)
+
+    def account(name: Any) -> Any:
+        return accounts.get(str(name)) if name is not None else None
+
+    t = _restore_tournament(doc["tournament"], slug)
+    competitions = {}
+    for entry in doc["competitions"]:
+        c = _build(Competition, entry, (), tournament=t)
+        c.save()
+        competitions[c.mode] = c
+    entrant_of = _restore_entrants(doc, t, competitions)
+    _restore_links(doc, t, competitions, entrant_of)
+    tables = _restore_tables(doc, t, competitions, entrant_of)
+    _restore_sheets(doc["sheets"], tables, entrant_of, account)
+    # what the tables did on their phones (seat check, confirmation, help calls)
+    TableEntry.objects.bulk_create(
+        _build(TableEntry, e, ("table",), table=tables[tuple(e["table"])])
+        for e in doc.get("table_entries", [])
+    )
+    _restore_charity(doc, t, competitions, entrant_of)
+    _restore_series(doc.get("series", []), t, as_copy=slug != doc["tournament"]["slug"])
+    skipped = _restore_members(doc["members"], t, account, user)
+    new_keys = _new_keys(t)
+    AuditLog.objects.bulk_create(
+        _audit_entry(entry, t, account, new_keys) for entry in doc["audit"]
+    )
+    return RestoreResult(t, created_users, skipped)
+
+
+def _checked_slug(slug: str) -> str:
     try:
         validate_slug(slug)
     except ValidationError as exc:
@@ -132,13 +164,19 @@ def _restore(
             )
             % {"slug": slug}
         )
+    return slug
 
+
+def _restore_accounts(entries: list[Any], create: bool) -> tuple[dict[str, Any], list[str]]:
+    """The accounts the backup names: those this installation has, and (``create``) the
+    others made with their password hash. Returns (accounts by username, made)."""
+    User = get_user_model()
     accounts: dict[str, Any] = {}
-    created_users: list[str] = []
-    for entry in doc["users"]:
+    created: list[str] = []
+    for entry in entries:
         username = str(entry["username"])
         existing = User.objects.filter(username=username).first()
-        if existing is None and create_users:
+        if existing is None and create:
             if set(entry) != set(USER_FIELDS):
                 raise ValidationError("users: unexpected fields")
             existing = User(
@@ -148,14 +186,14 @@ def _restore(
             )
             existing.full_clean()
             existing.save()
-            created_users.append(username)
+            created.append(username)
         if existing is not None:
             accounts[username] = existing
+    return accounts, created
 
-    def account(name: Any) -> Any:
-        return accounts.get(str(name)) if name is not None else None
 
-    t = _build(Tournament, doc["tournament"], ())
+def _restore_tournament(entry: dict[str, Any], slug: str) -> Tournament:
+    t = _build(Tournament, entry, ())
     if slug != t.slug and Tournament.objects.filter(name=t.name, date=t.date).exists():
         # a copy beside its original: the list of tournaments tells them apart
         t.name = (_("%(name)s (Kopie %(slug)s)") % {"name": t.name, "slug": slug})[:200]
@@ -166,12 +204,14 @@ def _restore(
     except ScoringError as exc:
         raise ValidationError(f"rules: {exc}") from exc
     t.save()
-    competitions = {}
-    for entry in doc["competitions"]:
-        c = _build(Competition, entry, (), tournament=t)
-        c.save()
-        competitions[c.mode] = c
-    # the player register: players this installation knows (by uid) stay as they are
+    return t
+
+
+def _restore_entrants(
+    doc: dict[str, Any], t: Tournament, competitions: dict[str, Competition]
+) -> dict[int, Entrant]:
+    """The entrants (by start number), linked to the player register: players this
+    installation knows (by uid) stay as they are."""
     players: dict[str, Player] = {}
     for entry in doc.get("players", []):
         uid = str(entry["uid"])
@@ -197,24 +237,32 @@ def _restore(
         )
         for e in doc["entrants"]
     )
-    entrant_of = {e.start_number: e for e in entrants}
-    # the players' own links come back as they were sent and printed; a copy restored beside
-    # its original gets links of its own
+    return {e.start_number: e for e in entrants}
+
+
+def _taken(model: type[models.Model], field_name: str, values: list[str]) -> set[str]:
+    """Which of ``values`` another tournament's row already holds in ``field_name``."""
+    found = model._default_manager.filter(**{f"{field_name}__in": values})
+    return {str(v) for v in found.values_list(field_name, flat=True)}
+
+
+def _restore_links(
+    doc: dict[str, Any],
+    t: Tournament,
+    competitions: dict[str, Competition],
+    entrant_of: dict[int, Entrant],
+) -> None:
+    """The players' own links and the waiting list come back as they were sent and printed;
+    a copy restored beside its original gets links of its own."""
     links = [
         _build(PersonalLink, entry, ("entrant",), entrant=entrant_of[entry["entrant"]])
         for entry in doc.get("personal_links", [])
     ]
-    taken_links = set(
-        PersonalLink.objects.filter(token__in=[link.token for link in links]).values_list(
-            "token", flat=True
-        )
-    ) | set(
-        PersonalLink.objects.filter(code__in=[link.code for link in links]).values_list(
-            "code", flat=True
-        )
+    taken = _taken(PersonalLink, "token", [x.token for x in links]) | _taken(
+        PersonalLink, "code", [x.code for x in links]
     )
     for link in links:
-        if link.token in taken_links or link.code in taken_links:
+        if link.token in taken or link.code in taken:
             link.token, link.code = new_personal_token(), new_personal_code()
     PersonalLink.objects.bulk_create(links)
     waiting = [
@@ -228,42 +276,46 @@ def _restore(
         )
         for entry in doc.get("waiting_registrations", [])
     ]
-    taken_tokens = set(
-        WaitingRegistration.objects.filter(token__in=[w.token for w in waiting]).values_list(
-            "token", flat=True
-        )
-    )
+    taken = _taken(WaitingRegistration, "token", [w.token for w in waiting])
     for w in waiting:
-        if w.token in taken_tokens:
+        if w.token in taken:
             w.token = new_entry_token()
     WaitingRegistration.objects.bulk_create(waiting)
+
+
+def _restore_tables(
+    doc: dict[str, Any],
+    t: Tournament,
+    competitions: dict[str, Competition],
+    entrant_of: dict[int, Entrant],
+) -> dict[tuple[int, int], Table]:
+    """Rounds, tables (by round and number) and seats. The tables' phone links come back as
+    they were printed (a second laptop continues the evening); a copy restored beside its
+    original gets links of its own."""
     rounds = {}
     for entry in doc["rounds"]:
         r = _build(Round, entry, (), tournament=t)
         r.save()
         rounds[r.number] = r
-    tables = {}
-    new_tables = []
-    for entry in doc["tables"]:
-        tb = _build(
-            Table,
-            entry,
-            ("round", "competition", "seats"),
-            round=rounds[entry["round"]],
-            competition=competitions[entry["competition"]],
+    new_tables = [
+        (
+            _build(
+                Table,
+                entry,
+                ("round", "competition", "seats"),
+                round=rounds[entry["round"]],
+                competition=competitions[entry["competition"]],
+            ),
+            entry["seats"],
         )
-        new_tables.append((tb, entry["seats"]))
-    # The tables' phone links come back as they were printed (a second laptop continues the
-    # evening); a copy restored beside its original gets links of its own.
-    taken = set(
-        Table.objects.filter(entry_token__in=[tb.entry_token for tb, _s in new_tables]).values_list(
-            "entry_token", flat=True
-        )
-    )
+        for entry in doc["tables"]
+    ]
+    taken = _taken(Table, "entry_token", [tb.entry_token for tb, _s in new_tables])
     for tb, _seat_entries in new_tables:
         if tb.entry_token in taken:
             tb.entry_token = new_entry_token()
     Table.objects.bulk_create([tb for tb, _seats in new_tables])
+    tables = {}
     seats = []
     for tb, seat_entries in new_tables:
         tables[(tb.round.number, tb.number)] = tb
@@ -272,9 +324,18 @@ def _restore(
                 _build(Seat, s, ("table", "entrant"), table=tb, entrant=entrant_of[s["entrant"]])
             )
     Seat.objects.bulk_create(seats)
+    return tables
 
+
+def _restore_sheets(
+    entries: list[Any],
+    tables: dict[tuple[int, int], Table],
+    entrant_of: dict[int, Entrant],
+    account: Callable[[Any], Any],
+) -> None:
+    """The score sheets with their games and points, each with its own time again."""
     sheet_objects = []
-    for entry in doc["sheets"]:
+    for entry in entries:
         sheet = _build(
             ScoreSheet,
             entry,
@@ -301,13 +362,14 @@ def _restore(
         for p in g["parties"]
     )
 
-    # what the tables did on their phones (seat check, confirmation, help calls)
-    TableEntry.objects.bulk_create(
-        _build(TableEntry, e, ("table",), table=tables[tuple(e["table"])])
-        for e in doc.get("table_entries", [])
-    )
 
-    # the charity evening (older backups have none)
+def _restore_charity(
+    doc: dict[str, Any],
+    t: Tournament,
+    competitions: dict[str, Competition],
+    entrant_of: dict[int, Entrant],
+) -> None:
+    """The charity evening: extra donations and the prize table (older backups have none)."""
     ExtraDonation.objects.bulk_create(
         _build(ExtraDonation, d, (), tournament=t) for d in doc.get("extra_donations", [])
     )
@@ -323,10 +385,14 @@ def _restore(
         for p in doc.get("prizes", [])
     )
 
-    _restore_series(doc.get("series", []), t, as_copy=slug != doc["tournament"]["slug"])
 
+def _restore_members(
+    entries: list[Any], t: Tournament, account: Callable[[Any], Any], user: Actor
+) -> list[str]:
+    """The members whose accounts exist here (the others are returned, skipped); the one
+    restoring becomes organiser."""
     skipped: list[str] = []
-    for entry in doc["members"]:
+    for entry in entries:
         member_user = account(entry["user"])
         if member_user is None:
             skipped.append(str(entry["user"]))
@@ -336,12 +402,7 @@ def _restore(
         Membership.objects.update_or_create(
             tournament=t, user_id=account_id(user), defaults={"role": Role.ORGANISER}
         )
-
-    new_keys = _new_keys(t)
-    AuditLog.objects.bulk_create(
-        _audit_entry(entry, t, account, new_keys) for entry in doc["audit"]
-    )
-    return RestoreResult(t, created_users, skipped)
+    return skipped
 
 
 def _restore_series(entries: list[Any], t: Tournament, *, as_copy: bool) -> None:
