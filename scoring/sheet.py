@@ -47,7 +47,7 @@ from typing import Any
 from scoring import messages as M
 from scoring.engine import check_read, score_game
 from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError
-from scoring.model import GameInput, GameKind, GameRead, PartyInput
+from scoring.model import GameInput, GameKind, GameRead, GameResult, PartyInput
 from scoring.reading import is_int
 from scoring.rules import EJL, RuleSet
 from scoring.tables import FIRST_DEALER, TableKind, TableShape, table_shape
@@ -304,10 +304,79 @@ def _score_one(
     previous: _Previous | None,
     problems: Problems,
 ) -> GameScore:
+    """One game of the sheet: its dealer and sitting-out column, then (when entered) its
+    fields checked in sheet terms, the game scored by the engine for the playing columns, and
+    the scorer's written figures compared with the computed ones."""
     prefix = f"games[{index}]"
+    dealer, errors, warnings = _game_dealer(
+        shape, rules, prefix, entry, sequence_dealer, previous, problems
+    )
+    sits_out = shape.sitting_out(dealer)
+    running = (0,) * shape.columns
+    if entry is None:
+        errors.extend(e for es in problems.values() for e in es if e not in errors)
+        return GameScore(
+            index + 1, dealer, sits_out, False, None, None, running, tuple(errors), tuple(warnings)
+        )
+    playing = shape.playing_columns(dealer)
+    engine_problems, sheet_problems = _split_problems(problems, playing)
+    columns_ok = "columns" not in problems and len(entry.columns) == shape.columns
+    if "columns" not in problems and len(entry.columns) != shape.columns:
+        errors.append(
+            FieldError.of(f"{prefix}.columns", M.SHEET_COLUMN_COUNT, columns=shape.columns)
+        )
+    if columns_ok and sits_out is not None:
+        errors.extend(_sitting_out_values(prefix, sits_out, entry.columns[sits_out], problems))
+    declarer = _playing_declarer(shape, prefix, entry, sits_out, playing, problems, engine_problems)
+    revoked = _playing_revoked(shape, prefix, entry, sits_out, playing, problems, engine_problems)
+    points: tuple[int, ...] | None = None
+    won: bool | None = None
+    if columns_ok:
+        game = GameInput(
+            kind=entry.kind,
+            declarer=declarer,
+            bid=entry.bid,
+            parties=tuple(entry.columns[c] for c in playing),
+            revoked=tuple(revoked),
+        )
+        read = GameRead(game, MappingProxyType({k: tuple(v) for k, v in engine_problems.items()}))
+        check = check_read(read, rules)
+        errors.extend(_sheet_error(e, prefix, playing, engine_problems) for e in check.errors)
+        warnings.extend(_sheet_error(w, prefix, playing, engine_problems) for w in check.warnings)
+        if not errors and not sheet_problems:
+            points, won = _points_by_column(shape, playing, score_game(game, rules))
+    else:
+        errors.extend(e for es in engine_problems.values() for e in es)
+    errors.extend(sheet_problems)
+    mismatch = _written_mismatch(shape, prefix, entry, points, warnings)
+    return GameScore(
+        number=index + 1,
+        dealer=dealer,
+        sits_out=sits_out,
+        entered=True,
+        points=points,
+        won=won,
+        running=running,
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+        written_mismatch=tuple(mismatch),
+    )
+
+
+def _game_dealer(
+    shape: TableShape,
+    rules: RuleSet,
+    prefix: str,
+    entry: SheetGame | None,
+    sequence_dealer: int,
+    previous: _Previous | None,
+    problems: Problems,
+) -> tuple[int, list[FieldError], list[FieldError]]:
+    """Who deals the game: the sequence's dealer, or the one entered (checked); a warning
+    when a pair table's Durch leaves the next dealer to be entered. Returns (dealer, errors,
+    warnings)."""
     errors: list[FieldError] = []
     warnings: list[FieldError] = []
-
     dealer = sequence_dealer
     override = None if entry is None else entry.dealer
     if "dealer" in problems:
@@ -327,15 +396,14 @@ def _score_one(
         and deals_next(previous.entry.kind, rules)
     ):
         warnings.append(FieldError.of(f"{prefix}.dealer", M.SHEET_DURCH_PAIR_DEALER))
-    sits_out = shape.sitting_out(dealer)
-    running = (0,) * shape.columns
-    if entry is None:
-        errors.extend(e for es in problems.values() for e in es if e not in errors)
-        return GameScore(
-            index + 1, dealer, sits_out, False, None, None, running, tuple(errors), tuple(warnings)
-        )
+    return dealer, errors, warnings
 
-    playing = shape.playing_columns(dealer)
+
+def _split_problems(
+    problems: Problems, playing: Sequence[int]
+) -> tuple[dict[str, list[FieldError]], list[FieldError]]:
+    """The problems the sheet's reader found: those of the engine's fields (by the playing
+    columns' parties), and those of the sheet itself."""
     engine_problems: dict[str, list[FieldError]] = {}
     sheet_problems: list[FieldError] = []
     for key, found in problems.items():
@@ -346,75 +414,79 @@ def _score_one(
             sheet_problems.extend(found)
         else:
             engine_problems.setdefault(mapped, []).extend(found)
+    return engine_problems, sheet_problems
 
-    columns_ok = "columns" not in problems and len(entry.columns) == shape.columns
-    if "columns" not in problems and len(entry.columns) != shape.columns:
-        errors.append(
-            FieldError.of(f"{prefix}.columns", M.SHEET_COLUMN_COUNT, columns=shape.columns)
-        )
-    if columns_ok and sits_out is not None:
-        errors.extend(_sitting_out_values(prefix, sits_out, entry.columns[sits_out], problems))
 
-    declarer: int | None = None
-    if "declarer" not in problems and entry.declarer is not None:
-        if not 0 <= entry.declarer < shape.columns:
-            engine_problems.setdefault("declarer", []).append(
-                FieldError.of(
-                    f"{prefix}.declarer",
-                    M.SHEET_DECLARER_RANGE,
-                    columns=shape.columns,
-                )
-            )
-        elif entry.declarer == sits_out:
-            engine_problems.setdefault("declarer", []).append(
-                FieldError.of(f"{prefix}.declarer", M.SHEET_DECLARER_SITS_OUT)
-            )
-        else:
-            declarer = playing.index(entry.declarer)
-
-    revoked: list[int] = []
-    if "revoked" not in problems:
-        revoked_problems: list[FieldError] = []
-        for column in entry.revoked:
-            if not 0 <= column < shape.columns:
-                revoked_problems.append(
-                    FieldError.of(f"{prefix}.revoked", M.REVOKED_UNKNOWN, value=column)
-                )
-            elif column == sits_out:
-                revoked_problems.append(FieldError.of(f"{prefix}.revoked", M.SHEET_SITS_OUT_VALUE))
-            elif playing.index(column) in revoked:
-                revoked_problems.append(
-                    FieldError.of(f"{prefix}.revoked", M.REVOKED_TWICE, value=column)
-                )
-            else:
-                revoked.append(playing.index(column))
-        if revoked_problems:
-            engine_problems.setdefault("revoked", []).extend(revoked_problems)
-
-    points: tuple[int, ...] | None = None
-    won: bool | None = None
-    if columns_ok:
-        game = GameInput(
-            kind=entry.kind,
-            declarer=declarer,
-            bid=entry.bid,
-            parties=tuple(entry.columns[c] for c in playing),
-            revoked=tuple(revoked),
-        )
-        read = GameRead(game, MappingProxyType({k: tuple(v) for k, v in engine_problems.items()}))
-        check = check_read(read, rules)
-        errors.extend(_sheet_error(e, prefix, playing, engine_problems) for e in check.errors)
-        warnings.extend(_sheet_error(w, prefix, playing, engine_problems) for w in check.warnings)
-        if not errors and not sheet_problems:
-            result = score_game(game, rules)
-            by_column = [0] * shape.columns
-            for column, value in zip(playing, result.points, strict=True):
-                by_column[column] = value
-            points, won = tuple(by_column), result.won
+def _playing_declarer(
+    shape: TableShape,
+    prefix: str,
+    entry: SheetGame,
+    sits_out: int | None,
+    playing: Sequence[int],
+    problems: Problems,
+    engine_problems: dict[str, list[FieldError]],
+) -> int | None:
+    """The declarer among the playing columns (None: not entered, or not one of them — the
+    problem is added to ``engine_problems``)."""
+    if "declarer" in problems or entry.declarer is None:
+        return None
+    if not 0 <= entry.declarer < shape.columns:
+        problem = FieldError.of(f"{prefix}.declarer", M.SHEET_DECLARER_RANGE, columns=shape.columns)
+    elif entry.declarer == sits_out:
+        problem = FieldError.of(f"{prefix}.declarer", M.SHEET_DECLARER_SITS_OUT)
     else:
-        errors.extend(e for es in engine_problems.values() for e in es)
-    errors.extend(sheet_problems)
+        return playing.index(entry.declarer)
+    engine_problems.setdefault("declarer", []).append(problem)
+    return None
 
+
+def _playing_revoked(
+    shape: TableShape,
+    prefix: str,
+    entry: SheetGame,
+    sits_out: int | None,
+    playing: Sequence[int],
+    problems: Problems,
+    engine_problems: dict[str, list[FieldError]],
+) -> list[int]:
+    """The revoked parties among the playing columns (problems go to ``engine_problems``)."""
+    revoked: list[int] = []
+    if "revoked" in problems:
+        return revoked
+    found: list[FieldError] = []
+    for column in entry.revoked:
+        if not 0 <= column < shape.columns:
+            found.append(FieldError.of(f"{prefix}.revoked", M.REVOKED_UNKNOWN, value=column))
+        elif column == sits_out:
+            found.append(FieldError.of(f"{prefix}.revoked", M.SHEET_SITS_OUT_VALUE))
+        elif playing.index(column) in revoked:
+            found.append(FieldError.of(f"{prefix}.revoked", M.REVOKED_TWICE, value=column))
+        else:
+            revoked.append(playing.index(column))
+    if found:
+        engine_problems.setdefault("revoked", []).extend(found)
+    return revoked
+
+
+def _points_by_column(
+    shape: TableShape, playing: Sequence[int], result: GameResult
+) -> tuple[tuple[int, ...], bool]:
+    """The engine's points of the playing parties, spread over the sheet's columns (0 for the
+    one sitting out)."""
+    by_column = [0] * shape.columns
+    for column, value in zip(playing, result.points, strict=True):
+        by_column[column] = value
+    return tuple(by_column), result.won
+
+
+def _written_mismatch(
+    shape: TableShape,
+    prefix: str,
+    entry: SheetGame,
+    points: tuple[int, ...] | None,
+    warnings: list[FieldError],
+) -> list[int]:
+    """The columns where the scorer wrote other points than computed (a warning each)."""
     mismatch: list[int] = []
     for column, written in enumerate(entry.written[: shape.columns]):
         if written is None or points is None or written == points[column]:
@@ -428,18 +500,7 @@ def _score_one(
                 computed=points[column],
             )
         )
-    return GameScore(
-        number=index + 1,
-        dealer=dealer,
-        sits_out=sits_out,
-        entered=True,
-        points=points,
-        won=won,
-        running=running,
-        errors=tuple(errors),
-        warnings=tuple(warnings),
-        written_mismatch=tuple(mismatch),
-    )
+    return mismatch
 
 
 def _with_running(game: GameScore, running: tuple[int, ...]) -> GameScore:
