@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterator
 from functools import cache
 
+from .counting import generic_singles_bounds
 from .model import table_sizes
 
 Partition = tuple[tuple[int, ...], ...]
@@ -165,6 +166,4 @@ def solve(n: int, rounds: int) -> tuple[int, int, tuple[Partition, ...]]:
 
 
 def _lower(n: int, rounds: int) -> tuple[int, int]:
-    from .bounds import generic_singles_bounds
-
     return generic_singles_bounds(n, rounds)

@@ -44,7 +44,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .bounds import min_shared_pairs, pigeonhole_clashes, plain_bounds
+from .bounds import pigeonhole_clashes, plain_bounds
+from .counting import min_shared_pairs
 from .errors import N_, FieldError, PairingError
 from .model import Entrant, Mode, Plan, Round, TableKind, layout, validate_plan, validate_played
 
@@ -313,7 +314,7 @@ def _spread_bound(
 
 def _shared_bound(rest: Sequence[Round]) -> int:
     """u unplayed rounds with the same entrants and table sizes share at least x pairs per
-    two rounds (:func:`pairing.bounds.min_shared_pairs`), which adds at least (u - 1)·x to R
+    two rounds (:func:`pairing.counting.min_shared_pairs`), which adds at least (u - 1)·x to R
     (the argument of :mod:`pairing.bounds`)."""
     groups: Counter[tuple[frozenset[int], tuple[int, ...]]] = Counter()
     for rnd in rest:
