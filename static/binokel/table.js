@@ -1,45 +1,30 @@
 // A table's phone page: who sits where, one game at a time, the opponents' confirmation.
-// Everything typed is kept in this phone first (localStorage) and sent to the server in order,
-// one step at a time, each with a key of its own, so a step is kept exactly once however often
-// it is sent; without a connection the steps wait and go when it is back. Scoring, dealers and
-// points come from the server (the engine), never from here.
-(function () {
-  "use strict";
-  var app = document.getElementById("table-app");
-  if (!app) return;
-  var base = app.dataset.base;
-  var storeKey = app.dataset.store;
+// What is typed goes through the phone's outbox (table-queue.js: kept in the phone first, sent
+// in order, exactly once); this module shows the table and what the answers mean. Scoring,
+// dealers and points come from the server (the engine), never from here.
+import { Outbox } from "./table-queue.js";
+
+const app = document.getElementById("table-app");
+if (app) start(app);
+
+function start(app) {
   var T = JSON.parse(document.getElementById("table-strings").textContent);
   var server = JSON.parse(document.getElementById("table-state").textContent);
-  var local = load();
-  var sending = false;
-  var retryTimer = null;
-  var retryDelay = 2000;
-  var connection = "ok";  // ok, offline, dead
+  var outbox = new Outbox(app.dataset.store, app.dataset.base, {
+    render: function () { render(); },
+    status: function () { showStatus(); },
+    stampOf: function (n) { return server.games[n - 1].stamp; },
+    accepted: accepted,
+    refused: refused,
+    state: function (state) { accept(state); }
+  });
+  var local = outbox.local;
   var checkSeq = 0;
   var checkTimer = null;
   var checked = {};       // game number -> the server's answer for the card's values
   var POLL_MS = Number(app.dataset.poll || 8000);
 
-  // --- the phone's memory ----------------------------------------------------------------------
-  function load() {
-    var kept = null;
-    try { kept = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { kept = null; }
-    kept = kept || {};
-    kept.outbox = kept.outbox || [];     // steps not yet acknowledged, in order
-    kept.drafts = kept.drafts || {};     // game number -> values being typed
-    kept.refused = kept.refused || {};   // game number -> the server's reasons
-    kept.bases = kept.bases || {};       // game number -> stamp of the game its draft was typed on
-    kept.conflicts = kept.conflicts || {};  // game number -> both versions, until one is chosen
-    kept.notices = kept.notices || [];   // what others changed, in words, until "Gesehen"
-    return kept;
-  }
-  function save() {
-    try { localStorage.setItem(storeKey, JSON.stringify(local)); } catch (e) { /* full */ }
-  }
-  function key() {
-    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
-  }
+  function save() { outbox.save(); }
   function fmt(text, values) {
     return text.replace(/%\((\w+)\)s/g, function (_m, name) { return String(values[name]); });
   }
@@ -63,7 +48,7 @@
     return value < 0 ? "−" + text : text;
   }
 
-  // --- sending, in order, exactly once ------------------------------------------------------------
+  // --- the server's state of the sheet ---------------------------------------------------------------
   function accept(state, own) {
     // replies can overtake each other: never let an older state of the sheet replace a newer
     if (!state || (server && state.version < server.version)) return;
@@ -122,168 +107,46 @@
     });
     return parts;
   }
-  function csrf() {
-    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : "";
-  }
-  function request(path, body) {
-    return fetch(base + path, {
-      method: body === undefined ? "GET" : "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "Accept": "application/json",
-                 "X-CSRFToken": csrf() },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    });
-  }
-  var PATHS = { game: "spiel/", seats: "plaetze/", confirm: "bestaetigen/", call: "rufen/" };
-
-  function queue(step) {
-    step.key = key();
-    local.outbox.push(step);
-    save();
-    render();
-    flush();
-  }
-  function queueGame(n, game, remove) {
-    // A game goes with the stamp of the game it was typed on (the base): the server keeps it
-    // only if nobody changed that game since. A step not yet sent is replaced (it keeps its
-    // base); after a step already on its way, the new one waits for that step's answer.
-    var last = null;
-    local.outbox.forEach(function (s) { if (s.type === "game" && s.number === n) last = s; });
-    if (last && !last.tried) {
-      last.game = game;
-      last.remove = !!remove;
-      last.key = key();
-      save(); render(); flush();
-      return;
+  // --- what an answer means for the page -----------------------------------------------------------
+  function accepted(step, answer) {
+    var own = 0;
+    if (step.type === "game") {
+      own = step.number;
+      delete local.refused[step.number];
     }
-    var step = { type: "game", number: n, game: game, remove: !!remove };
-    if (last) step.after = last.key;
-    else step.base = local.bases[n] !== undefined ? local.bases[n] : server.games[n - 1].stamp;
-    delete local.bases[n];
-    queue(step);
+    if (step.type === "seats") local.seatProblems = null;
+    accept(answer.state, own);
   }
-  function dropFollowers(step) {  // steps that were to follow a refused one: the newest is "mine"
-    var latest = step;
-    local.outbox = local.outbox.filter(function (s) {
-      if (s.after === step.key) { latest = s; return false; }
-      return true;
-    });
-    return latest;
+  function refused(step, answer) {
+    if (step.type === "game" && answer.conflict) {
+      var mine = outbox.dropFollowers(step);
+      local.conflicts[step.number] = { message: answer.message, by: answer.conflict.by,
+        stamp: answer.conflict.stamp, theirs: answer.conflict.theirs,
+        mine: mine.remove ? null : mine.game };
+      delete local.drafts[step.number];
+      local.current = step.number;
+      refresh();
+    } else if (step.type === "game") {
+      var latest = outbox.dropFollowers(step);
+      local.refused[step.number] = { message: answer.message, messages: answer.messages || {} };
+      if (!latest.remove) local.drafts[step.number] = latest.game;
+      local.bases[step.number] = step.base !== undefined && step.base !== null ? step.base : server.games[step.number - 1].stamp;
+      local.current = step.number;
+    } else if (step.type === "confirm" && answer.stale) {
+      local.confirmProblem = answer.message;
+      accept(answer.state);
+    } else if (step.type === "seats") {
+      local.seatProblems = answer.problems || [answer.message];
+    } else if (step.type === "confirm") {
+      local.confirmProblem = answer.message;
+    }
   }
-  function flush() {
-    if (sending || !local.outbox.length || connection === "dead") return;
-    var step = local.outbox[0];
-    var body = step.type === "game" ? gameBody(step)
-      : step.type === "confirm" ? { numbers: step.numbers, version: step.version }
-      : step.type === "seats" ? { numbers: step.numbers } : {};
-    step.tried = true;
-    save();
-    sending = true;
-    showStatus();
-    request(PATHS[step.type], body).then(function (response) {
-      return response.json().catch(function () { return null; }).then(function (answer) {
-        return { status: response.status, answer: answer };
-      });
-    }).then(function (result) {
-      sending = false;
-      var answer = result.answer || {};
-      if (result.status === 200 && answer.ok) {
-        local.outbox.shift();
-        var own = 0;
-        if (step.type === "game") {
-          own = step.number;
-          delete local.refused[step.number];
-          var stamp = answer.state ? answer.state.games[step.number - 1].stamp : "";
-          local.outbox.forEach(function (s) {
-            if (s.after === step.key) { s.base = stamp; delete s.after; }
-          });
-        }
-        if (step.type === "seats") local.seatProblems = null;
-        accept(answer.state, own);
-        connection = "ok";
-        retryDelay = 2000;
-        save();
-        render();
-        flush();
-        return;
-      }
-      if (result.status === 404 && !answer.problems) {  // the link is dead: keep everything
-        connection = "dead";
-        render();
-        return;
-      }
-      if (result.status === 400 || result.status === 409) {  // refused: show why, let them fix it
-        local.outbox.shift();
-        if (step.type === "game" && answer.conflict) {
-          var mine = dropFollowers(step);
-          local.conflicts[step.number] = { message: answer.message, by: answer.conflict.by,
-            stamp: answer.conflict.stamp, theirs: answer.conflict.theirs,
-            mine: mine.remove ? null : mine.game };
-          delete local.drafts[step.number];
-          local.current = step.number;
-          refresh();
-        } else if (step.type === "game") {
-          var latest = dropFollowers(step);
-          local.refused[step.number] = { message: answer.message, messages: answer.messages || {} };
-          if (!latest.remove) local.drafts[step.number] = latest.game;
-          local.bases[step.number] = step.base !== undefined && step.base !== null ? step.base : server.games[step.number - 1].stamp;
-          local.current = step.number;
-        } else if (step.type === "confirm" && answer.stale) {
-          local.confirmProblem = answer.message;
-          accept(answer.state);
-        } else if (step.type === "seats") {
-          local.seatProblems = answer.problems || [answer.message];
-        } else if (step.type === "confirm") {
-          local.confirmProblem = answer.message;
-        }
-        if (answer.locked) refresh();
-        connection = "ok";
-        save();
-        render();
-        flush();
-        return;
-      }
-      wait();  // 429 or a server error: try again later
-    }).catch(function () {
-      sending = false;
-      wait();
-    });
-  }
-  function wait() {
-    connection = "offline";
-    render();
-    if (retryTimer) return;
-    retryTimer = window.setTimeout(function () {
-      retryTimer = null;
-      flush();
-      if (!local.outbox.length) refresh();
-    }, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 15000);
-  }
-  function gameBody(step) {
-    var body = { op: step.key, number: step.number, base: step.base === undefined ? null : step.base };
-    if (step.remove) body["delete"] = true;
-    else body.game = step.game;
-    return body;
-  }
-  function refresh() {
-    var since = server && server.stamp ? "?since=" + encodeURIComponent(server.stamp) : "";
-    request("stand/" + since).then(function (response) { return response.json(); }).then(function (answer) {
-      if (!answer || !answer.ok) return;
-      connection = connection === "dead" ? "dead" : "ok";
-      if (answer.state) accept(answer.state);
-      render();
-    }).catch(function () { /* offline: the next step's retry will tell */ });
-  }
-  window.addEventListener("online", function () { retryDelay = 2000; flush(); refresh(); });
+  function queue(step) { outbox.queue(step); }
+  function queueGame(n, game, remove) { outbox.queueGame(n, game, remove); }
+  function refresh() { outbox.refresh(server && server.stamp); }
 
   // --- what the page shows ------------------------------------------------------------------------
-  function pendingGame(n) {
-    var found = null;
-    local.outbox.forEach(function (step) { if (step.type === "game" && step.number === n) found = step; });
-    return found;
-  }
+  function pendingGame(n) { return outbox.pendingGame(n); }
   function gameShown(n) {  // the values of game n: waiting in the phone, or as the server keeps them
     var pending = pendingGame(n);
     if (pending) return pending.remove ? null : pending.game;
@@ -303,8 +166,8 @@
   function showStatus() {
     var box = document.getElementById("status");
     var waiting = local.outbox.filter(function (s) { return s.type !== "call"; }).length;
-    var state = connection === "dead" ? "dead" : connection === "offline" && waiting ? "offline"
-      : sending ? "sending" : waiting ? "pending" : "ok";
+    var state = outbox.connection === "dead" ? "dead" : outbox.connection === "offline" && waiting ? "offline"
+      : outbox.sending ? "sending" : waiting ? "pending" : "ok";
     box.dataset.state = state;
     box.textContent = state === "dead" ? T.dead_link
       : state === "offline" ? T.offline + " " + fmt(T.pending, { n: waiting })
@@ -497,7 +360,7 @@
     if (!force && shown && shown.dataset.shape === shape) {
       shown.querySelector("#dealer").textContent = dealerText;
       var checking = shown.querySelector("#check-state");
-      if (connection !== "ok") checking.textContent = T.check_later;
+      if (outbox.connection !== "ok") checking.textContent = T.check_later;
       else if (checking.textContent === T.check_later) checking.textContent = answer ? "" : T.checking;
       return;
     }
@@ -571,7 +434,7 @@
     (answer && answer.notes || []).forEach(function (note) { notes.appendChild(el("p", { "class": "note", text: note })); });
     card.appendChild(notes);
     card.appendChild(el("p", { "class": "muted", id: "check-state",
-      text: connection === "ok" ? (answer ? "" : T.checking) : T.check_later }));
+      text: outbox.connection === "ok" ? (answer ? "" : T.checking) : T.check_later }));
     card.appendChild(el("button", { type: "button", "class": "primary", id: "save-game",
       text: fmt(T.save_game, { n: n }), on: { click: function () { saveGame(n); } } }));
     if (gameShown(n)) {
@@ -671,7 +534,7 @@
   function runCheck(n) {
     var seq = ++checkSeq;
     var draft = draftOf(n);
-    request("pruefen/", { number: n, game: stripped(draft), seq: seq }).then(function (response) {
+    outbox.request("pruefen/", { number: n, game: stripped(draft), seq: seq }).then(function (response) {
       return response.json();
     }).then(function (answer) {
       if (!answer || !answer.ok || seq !== checkSeq) return;  // an older answer: ignore
@@ -803,7 +666,7 @@
     // where browsers allow it (https, localhost): the page opens again without a connection
     navigator.serviceWorker.register(app.dataset.sw, { scope: "/tisch/" }).then(function () {
       var own = [window.location.href.split("#")[0]];
-      document.querySelectorAll('link[rel=stylesheet], script[src]').forEach(function (node) {
+      document.querySelectorAll('link[rel=stylesheet], link[rel=modulepreload], script[src]').forEach(function (node) {
         own.push(node.href || node.src);
       });
       return caches.open("binokel-table-v1").then(function (cache) { return cache.addAll(own); });
@@ -811,15 +674,15 @@
   }
   noticeChanges(0);
   render();
-  flush();
+  outbox.flush();
   if (currentGame()) scheduleCheck(currentGame());
   // what the desk or the other phone changed shows within seconds (a short "unchanged" answer
   // while nothing changed)
-  window.setInterval(function () { if (!sending && !local.outbox.length && connection !== "dead") refresh(); }, POLL_MS);
+  window.setInterval(function () { if (outbox.idle()) refresh(); }, POLL_MS);
   app.dataset.ready = "1";
   window.binokelTable = function () {  // for a look from outside (tests, support)
     return { version: server.version, entered: server.entered, outbox: local.outbox.length,
-      current: currentGame(), connection: connection, sending: sending,
+      current: currentGame(), connection: outbox.connection, sending: outbox.sending,
       conflicts: Object.keys(local.conflicts).length, notices: local.notices.length };
   };
-})();
+}
