@@ -3,14 +3,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, register_converter
 
 from .views import (
+    audit,
     board,
     charity,
-    desk,
     door,
+    entrants,
     organiser,
     players,
     public,
+    results,
+    seating,
     series,
+    setup,
     sheets,
     signup,
     table,
@@ -55,22 +59,26 @@ handler500 = "binokel_tournament.views.errors.server_error"
 
 desk_patterns = (
     [
-        path("", desk.home, name="home"),
-        path("neu/", desk.tournament_new, name="tournament_new"),
+        path("", setup.home, name="home"),
+        path("neu/", setup.tournament_new, name="tournament_new"),
         path("sicherung-einspielen/", organiser.restore_upload, name="restore_upload"),
         path("spielerregister/", series.players, name="players"),
         path("cup-serien/", series.series_list, name="series_list"),
         path("cup-serien/<slug:slug>/", series.series_detail, name="series_detail"),
-        path("<slug:slug>/", desk.dashboard, name="dashboard"),
-        path("<slug:slug>/einstellungen/", desk.tournament_edit, name="tournament_edit"),
-        path("<slug:slug>/teilnehmer/<str:mode>/", desk.entrants, name="entrants"),
+        path("<slug:slug>/", setup.dashboard, name="dashboard"),
+        path("<slug:slug>/einstellungen/", setup.tournament_edit, name="tournament_edit"),
+        path("<slug:slug>/teilnehmer/<str:mode>/", entrants.entrants, name="entrants"),
         path(
             "<slug:slug>/teilnehmer/<str:mode>/import/",
-            desk.entrants_import,
+            entrants.entrants_import,
             name="entrants_import",
         ),
-        path("<slug:slug>/teilnehmer-bearbeiten/<num:pk>/", desk.entrant_edit, name="entrant_edit"),
-        path("<slug:slug>/startnummern/", desk.renumber, name="renumber"),
+        path(
+            "<slug:slug>/teilnehmer-bearbeiten/<num:pk>/",
+            entrants.entrant_edit,
+            name="entrant_edit",
+        ),
+        path("<slug:slug>/startnummern/", entrants.renumber, name="renumber"),
         path("<slug:slug>/einlass/", door.checkin_page, name="checkin"),
         path("<slug:slug>/einlass/nicht-erschienen/", door.no_show, name="no_show"),
         path(
@@ -79,9 +87,9 @@ desk_patterns = (
             name="signup_settings",
         ),
         path("<slug:slug>/warteliste/<num:pk>/", door.waiting_action, name="waiting"),
-        path("<slug:slug>/spielplan/", desk.seating_view, name="seating"),
-        path("<slug:slug>/durchgang/<num:number>/sperren/", desk.round_lock, name="round_lock"),
-        path("<slug:slug>/ergebnisse/", desk.overview, name="overview"),
+        path("<slug:slug>/spielplan/", seating.seating_view, name="seating"),
+        path("<slug:slug>/durchgang/<num:number>/sperren/", seating.round_lock, name="round_lock"),
+        path("<slug:slug>/ergebnisse/", results.overview, name="overview"),
         path("<slug:slug>/zettel/<num:table_id>/", sheets.sheet, name="sheet"),
         path("<slug:slug>/zettel/<num:table_id>/pruefen/", sheets.sheet_check, name="sheet_check"),
         path(
@@ -99,8 +107,8 @@ desk_patterns = (
             sheets.sheet_discard,
             name="sheet_discard",
         ),
-        path("<slug:slug>/rangliste/<str:mode>/", desk.standings, name="standings"),
-        path("<slug:slug>/protokoll/", desk.audit, name="audit"),
+        path("<slug:slug>/rangliste/<str:mode>/", results.standings, name="standings"),
+        path("<slug:slug>/protokoll/", audit.audit, name="audit"),
         path("<slug:slug>/tische/", board.board, name="board"),
         path("<slug:slug>/tische/<num:table_id>/", board.table_link, name="table_link"),
         path(

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from binokel_tournament.models import AuditLog
-from binokel_tournament.views.desk import AUDIT_PAGE_SIZE
+from binokel_tournament.views.audit import AUDIT_PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 

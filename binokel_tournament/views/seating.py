@@ -1,0 +1,100 @@
+"""The seating plan: make it, re-plan after withdrawals and late arrivals (and say which
+printouts that outdates), lock a round."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..models import Competition, Round
+from ..services import seating
+from ..services.access import Action
+from ..services.errors import DeskError
+from ..services.hall import hall_view
+from .common import desk_tournament, plain_int
+
+
+@login_required
+def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.SEATING if request.method == "POST" else Action.VIEW)
+    if request.method == "POST":
+        competition_id = plain_int(request.POST.get("competition", ""))
+        if competition_id is None:
+            return redirect("desk:seating", slug=slug)
+        competition = get_object_or_404(Competition, pk=competition_id, tournament=t)
+        seed = plain_int(request.POST.get("seed", "").strip()) or 0
+        try:
+            if request.POST.get("action") == "replan":
+                summary = seating.replan_seating(competition, seed, request.user)
+                messages.success(request, _("Die offenen Durchgänge wurden neu geplant."))
+                # shown once on the page: who sits elsewhere now, which tables to reprint
+                request.session["replan_changes"] = {
+                    "mode": str(competition.get_mode_display()),
+                    "changes": [c.as_dict() for c in summary.changes],
+                }
+            else:
+                seating.generate_seating(competition, seed, request.user)
+                messages.success(request, _("Der Spielplan wurde erstellt."))
+        except DeskError as exc:
+            messages.error(request, exc.message)
+        return redirect("desk:seating", slug=slug)
+    hall = hall_view(
+        t,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        seats=True,
+    )
+    played = seating.played_rounds(hall.rounds)
+    blocks = [
+        {
+            "competition": c,
+            "figures": seating.seating_figures(c, played),
+            "status": seating.plan_status(c, played),
+        }
+        for c in t.competitions.all()
+    ]
+    replanned = request.session.pop("replan_changes", None)
+    printed = seating.printed_at(t) if replanned else {}
+    changes = []
+    if isinstance(replanned, dict):
+        changes = [
+            seating.SeatChange(
+                c["round"],
+                c["start_number"],
+                c["name"],
+                tuple(c["before"]) if c["before"] else None,
+                tuple(c["after"]) if c["after"] else None,
+            )
+            for c in replanned.get("changes", [])
+        ]
+    context = {
+        "tournament": t,
+        "blocks": blocks,
+        "hall": hall,
+        "replanned": replanned,
+        # once a round has started a fresh draw is refused: only the re-plan is offered
+        "hall_started": any(r.locked for r in hall.rounds),
+        "changes": changes,
+        "reprint": [
+            (r, tables, printed.get(r)) for r, tables in seating.tables_to_reprint(changes).items()
+        ],
+    }
+    return render(request, "desk/seating.html", context)
+
+
+@login_required
+@require_POST
+def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.SEATING)
+    round_obj = get_object_or_404(Round, tournament=t, number=number)
+    try:
+        seating.set_round_locked(round_obj, request.POST.get("locked") == "1", request.user)
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("desk:seating", args=[slug]) + f"?round={round_obj.number}")

@@ -1,0 +1,112 @@
+"""The desk's setup: the list of tournaments, a new tournament, its settings, its dashboard."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from ..exports.registry import download_box
+from ..forms import (
+    RestoreForm,
+    TournamentForm,
+)
+from ..models import Tournament
+from ..services import backup, charity, pace, registration, seating
+from ..services import rounds as rounds_service
+from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
+from .common import desk_tournament
+
+# the tournament's own fields the settings form edits (one list: the form's)
+SETTINGS_FIELDS = tuple(TournamentForm.Meta.fields)
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """The tournaments this account belongs to (and nothing else)."""
+    tournaments = tournaments_of(request.user)
+    can_create = can_create_tournament(request.user)
+    if len(tournaments[:2]) == 1 and "alle" not in request.GET:
+        return redirect("desk:dashboard", slug=tournaments.get().slug)
+    return render(
+        request,
+        "desk/home.html",
+        {"tournaments": tournaments, "can_create": can_create, "restore_form": RestoreForm()},
+    )
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    if not can_create_tournament(request.user):
+        raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        t = registration.create_tournament(
+            form.cleaned_data["name"],
+            modes=form.cleaned_data["competitions"],
+            creator=request.user,
+            rules_json=form.rule_overrides(),
+            **{k: form.cleaned_data[k] for k in SETTINGS_FIELDS if k != "name"},
+        )
+        return redirect("desk:dashboard", slug=t.slug)
+    return render(request, "desk/tournament_form.html", {"form": form})
+
+
+@login_required
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug, Action.RULES)
+    form = TournamentForm(request.POST or None, instance=t)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration.update_settings(
+                Tournament.objects.get(pk=t.pk),
+                request.user,
+                {k: form.cleaned_data[k] for k in SETTINGS_FIELDS},
+                form.rule_overrides(),
+                form.cleaned_data["competitions"],
+            )
+        except registration.SettingsRefused as exc:  # changed meanwhile (another desk)
+            for problem in exc.problems:
+                form.add_error(
+                    problem.field if problem.field in form.fields else None, problem.message
+                )
+        else:
+            messages.success(request, _("Gespeichert."))
+            return redirect("desk:dashboard", slug=t.slug)
+    return render(request, "desk/tournament_form.html", {"form": form, "tournament": t})
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    t = desk_tournament(request, slug)
+    competitions = list(t.competitions.all())
+    rounds = list(t.round_set.all())
+    played = seating.played_rounds(rounds)
+    stats = []
+    entrants, seated, out_of_date = 0, False, False
+    for c in competitions:
+        count = c.entrants.filter(withdrawn=False).count()
+        has_tables = c.tables.exists()
+        plan = seating.plan_status(c, played)
+        entrants, seated = entrants + count, seated or has_tables
+        out_of_date = out_of_date or plan.out_of_date
+        stats.append({"competition": c, "entrants": count, "seated": has_tables, "plan": plan})
+    states = [s for s in rounds_service.round_statuses(t) if s.tables]
+    planned = [s.number for s in states if s.state == rounds_service.RoundState.PLANNED]
+    step = rounds_service.next_step(states, entrants, seated, out_of_date)
+    context = {
+        "tournament": t,
+        "stats": stats,
+        "rounds": rounds,
+        "round_states": states,
+        "step": step,
+        # the next round to start, once the rounds before it are all running or done
+        "next_to_start": planned[0] if planned else None,
+        "downloads": download_box(t, rounds, competitions),
+        "total": charity.evening(t) if charity.has_money(t) else None,
+        "backup_status": backup.backup_status(t),
+        "pace": pace.pace_line(pace.evening_forecast(t)),
+    }
+    return render(request, "desk/dashboard.html", context)
