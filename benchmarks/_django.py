@@ -35,9 +35,9 @@ def build_scored_tournament(entrants: int, name: str, username: str) -> tuple[ob
     from django.contrib.auth import get_user_model
 
     from binokel_tournament.models import Entrant, Membership, Mode, Role
-    from binokel_tournament.services.registration import create_tournament
-    from binokel_tournament.services.seating import generate_seating
-    from binokel_tournament.services.simulation import simulate_round
+    from binokel_tournament.services.evening.registration import create_tournament
+    from binokel_tournament.services.evening.seating import generate_seating
+    from binokel_tournament.services.evening.simulation import simulate_round
 
     user = get_user_model().objects.create_user(username, password="x", is_staff=True)
     t = create_tournament(name, modes=[Mode.SINGLES])

@@ -20,9 +20,9 @@ setup()
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions  # noqa: E402
 from binokel_tournament.exports.charity_rows import charity_tables  # noqa: E402
 from binokel_tournament.models import Category, Entrant, Tournament  # noqa: E402
-from binokel_tournament.services import charity, prizes  # noqa: E402
-from binokel_tournament.services.statistics import evening_statistics  # noqa: E402
-from binokel_tournament.services.subrankings import sub_rankings  # noqa: E402
+from binokel_tournament.services.money import charity, prizes  # noqa: E402
+from binokel_tournament.services.money.statistics import evening_statistics  # noqa: E402
+from binokel_tournament.services.money.subrankings import sub_rankings  # noqa: E402
 
 ENTRANTS = 300
 

@@ -54,7 +54,7 @@ SETUP = """
 import json
 from django.contrib.auth import get_user_model
 from binokel_tournament.models import Entrant, Membership, Mode, Role
-from binokel_tournament.services.registration import create_tournament
+from binokel_tournament.services.evening.registration import create_tournament
 players, password, fee = {players}, {password!r}, {fee}
 t = create_tournament("Einlasstest", modes=[Mode.SINGLES])
 t.entry_fee_cents = fee

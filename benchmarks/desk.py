@@ -18,8 +18,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from binokel_tournament.models import Game, ScoreSheet, TableKind  # noqa: E402
-from binokel_tournament.services.results import load_table, save_sheet  # noqa: E402
-from binokel_tournament.services.simulation import simulated_entries  # noqa: E402
+from binokel_tournament.services.evening.simulation import simulated_entries  # noqa: E402
+from binokel_tournament.services.sheets.results import load_table, save_sheet  # noqa: E402
 
 
 def build(entrants: int) -> tuple[object, object]:

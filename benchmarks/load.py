@@ -62,10 +62,10 @@ SETUP = """
 import json, random
 from django.contrib.auth import get_user_model
 from binokel_tournament.models import Entrant, Membership, Mode, Role
-from binokel_tournament.services.registration import create_tournament
-from binokel_tournament.services.seating import generate_seating
-from binokel_tournament.services.results import load_table
-from binokel_tournament.services.simulation import simulated_entries
+from binokel_tournament.services.evening.registration import create_tournament
+from binokel_tournament.services.evening.seating import generate_seating
+from binokel_tournament.services.sheets.results import load_table
+from binokel_tournament.services.evening.simulation import simulated_entries
 desks, entrants, password = {desks}, {entrants}, {password!r}
 t = create_tournament("Lasttest", modes=[Mode.SINGLES])
 comp = t.competitions.get()

@@ -37,8 +37,8 @@ SETUP = """
 import json, random
 from django.contrib.auth import get_user_model
 from binokel_tournament.models import Membership, Role, Table, TableKind, Tournament
-from binokel_tournament.services.results import load_table
-from binokel_tournament.services.simulation import simulated_entries
+from binokel_tournament.services.sheets.results import load_table
+from binokel_tournament.services.evening.simulation import simulated_entries
 t = Tournament.objects.get(slug={slug!r})
 User = get_user_model()
 for d in range({desks}):
@@ -53,7 +53,7 @@ for table in open_tables.order_by("number")[: {tables}]:
     table = load_table(table.pk)
     tables[table.pk] = [simulated_entries(table, random.Random(f"{{table.pk}}-{{v}}"), rules)
                         for v in range(2)]
-from binokel_tournament.services.players import ensure_links
+from binokel_tournament.services.evening.players import ensure_links
 tokens = [link.token for link in ensure_links(t)]
 random.Random(7).shuffle(tokens)
 print(json.dumps({{"slug": t.slug, "tables": tables, "tokens": tokens}}))

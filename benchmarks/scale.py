@@ -56,10 +56,11 @@ from binokel_tournament.models import (  # noqa: E402
     TableKind,
     Tournament,
 )
-from binokel_tournament.services import backup, results, sheet_fields, table_entry  # noqa: E402
-from binokel_tournament.services.demo import create_demo, ensure_users  # noqa: E402
-from binokel_tournament.services.players import ensure_links  # noqa: E402
-from binokel_tournament.services.simulation import simulated_entries  # noqa: E402
+from binokel_tournament.services.evening.demo import create_demo, ensure_users  # noqa: E402
+from binokel_tournament.services.evening.players import ensure_links  # noqa: E402
+from binokel_tournament.services.evening.simulation import simulated_entries  # noqa: E402
+from binokel_tournament.services.server import backup  # noqa: E402
+from binokel_tournament.services.sheets import results, sheet_fields, table_entry  # noqa: E402
 
 PAIRS = {30: 10, 300: 50, 999: 150}
 PAGE_TARGETS_MS = {300: 100.0, 999: 250.0}

@@ -62,11 +62,11 @@ SETUP = """
 import json, random
 from django.contrib.auth import get_user_model
 from binokel_tournament.models import Tournament, TableKind
-from binokel_tournament.services.demo import create_demo
-from binokel_tournament.services.results import load_table
-from binokel_tournament.services.sheet_fields import game_values
-from binokel_tournament.services.simulation import simulated_entries
-from binokel_tournament.services.table_entry import chairs, opponents
+from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.sheets.results import load_table
+from binokel_tournament.services.sheets.sheet_fields import game_values
+from binokel_tournament.services.evening.simulation import simulated_entries
+from binokel_tournament.services.sheets.table_entry import chairs, opponents
 from scoring.tables import table_shape
 tournament, _created = create_demo({entrants}, 0, slug="tische", name="Tische")
 Tournament.objects.filter(pk=tournament.pk).update(table_entry=True, provisional_table_sheets=True,

@@ -9,7 +9,7 @@ class BinokelTournamentConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals
-        from .services import public_cache
+        from .services.server import public_cache
 
         signals.connect_lockout_signal()
         public_cache.connect()

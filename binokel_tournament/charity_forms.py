@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from charity.money import DonationRule, euro_text
 
 from .models import Category, Mode, Series, Special, Tournament
-from .services.charity import CHARITY_FIELDS
+from .services.money.charity import CHARITY_FIELDS
 
 MAX_EUROS = Decimal("100000")
 EURO_PATTERN = re.compile(r"^\s*(\d{1,6})(?:[.,](\d{1,2}))?\s*(?:€|EUR)?\s*$", re.IGNORECASE)

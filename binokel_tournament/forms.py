@@ -16,8 +16,8 @@ from .charity_forms import CategoriesField
 from .models import Competition, Entrant, Mode, Role, Tournament
 from .models import GameKind as ModelGameKind
 from .services.errors import active_language
-from .services.registration import NumberingScheme, settings_problems
-from .services.standings import tie_break_choices
+from .services.evening.registration import NumberingScheme, settings_problems
+from .services.evening.standings import tie_break_choices
 
 MAX_ID = 999_999_999  # a database id a form accepts (more would overflow the column)
 

@@ -14,7 +14,7 @@ from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from .services.standings import Standings
+from .services.evening.standings import Standings
 from .templatetags.binokel import grouped
 
 NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from charity.money import euro_text
 
 from ..models import Mode, Tournament
-from ..services import charity
-from ..services.standings import Standings
-from ..services.subrankings import sub_rankings
+from ..services.evening.standings import Standings
+from ..services.money import charity
+from ..services.money.subrankings import sub_rankings
 from .statistics_rows import statistics_rows
 from .table import INTEGER_FORMAT, POINTS_FORMAT, Column, RowTable, Value
 

@@ -32,7 +32,7 @@ from xlsxwriter.format import Format
 from xlsxwriter.worksheet import Worksheet
 
 from ..models import Competition, Mode, Tournament
-from ..services.standings import compute_standings
+from ..services.evening.standings import compute_standings
 from .base import BaseExporter, ExportFile, ExportOptions, Offer
 from .charity_rows import charity_tables
 from .rows import entrants_rows, games_rows, standings_rows

@@ -15,7 +15,7 @@ from ..models import (
     Tournament,
     display_name,
 )
-from ..services.standings import Standings, compute_standings
+from ..services.evening.standings import Standings, compute_standings
 from .table import INTEGER_FORMAT, POINTS_FORMAT, Column, RowTable, Value
 
 

@@ -14,12 +14,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from ..models import Competition, Mode, Series, Tournament, public_names
-from ..services import charity
-from ..services.prizes import prize_table
-from ..services.series import series_standings
-from ..services.standings import compute_standings, round_state
-from ..services.statistics import statistics_context
-from ..services.subrankings import sub_rankings
+from ..services.evening.standings import compute_standings, round_state
+from ..services.money import charity
+from ..services.money.prizes import prize_table
+from ..services.money.series import series_standings
+from ..services.money.statistics import statistics_context
+from ..services.money.subrankings import sub_rankings
 
 STYLE = "style.css"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from ..models import Tournament
-from ..services.statistics import evening_statistics
+from ..services.money.statistics import evening_statistics
 from .table import Column, RowTable, Value
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from ..exports import ExportFile
 from ..models import Tournament
-from ..services.public_links import is_full_url
+from ..services.server.public_links import is_full_url
 
 
 def ensure_database(stdout: OutputWrapper | None = None) -> None:

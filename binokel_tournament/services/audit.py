@@ -12,9 +12,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from ..models import AuditLog, Tournament
-from . import public_cache
 from .access import account_id
-from .backup import schedule_backup
+from .server import public_cache
+from .server.backup import schedule_backup
 
 
 def audit_entry(

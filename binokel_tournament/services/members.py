@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from ..models import Membership, Role, Tournament
 from .access import Action, Actor, require
 from .audit import log_action
-from .demo import DEMO_PASSWORD
 from .errors import DeskError
+from .evening.demo import DEMO_PASSWORD
 
 DEMO_PASSWORDS = (DEMO_PASSWORD,)  # published in the demo: never accepted as a real password
 

@@ -14,10 +14,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 if TYPE_CHECKING:
-    from ..services.charity import EntrantStatement
-    from ..services.series import SeriesLine
-    from ..services.standings import StandingRow
-    from ..services.subrankings import CategoryRow
+    from ..services.evening.standings import StandingRow
+    from ..services.money.charity import EntrantStatement
+    from ..services.money.series import SeriesLine
+    from ..services.money.subrankings import CategoryRow
 
 register = template.Library()
 

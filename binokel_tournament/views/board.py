@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..models import Round, Table
-from ..services import pace, public_links, rounds, table_entry
 from ..services.access import Action, Actor, NotAllowed
 from ..services.errors import DeskError
-from ..services.hall import hall_view
+from ..services.evening import pace, rounds
+from ..services.evening.hall import hall_view
+from ..services.server import public_links
+from ..services.sheets import table_entry
 from .common import desk_tournament
 
 REFRESH_SECONDS = 5

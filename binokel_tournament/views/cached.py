@@ -20,7 +20,7 @@ from django.middleware.csrf import get_token
 from django.utils import translation
 
 from ..models import public_names
-from ..services import public_cache
+from ..services.server import public_cache
 
 PLACEHOLDER = "binokel-kept-page-csrf-token"
 FLAG = "binokel_kept_page"

@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 
 from ..charity_forms import CharityForm, ExtraDonationForm, PrizeForm, describe_tiers
 from ..models import Entrant, ExtraDonation, Prize, Role
-from ..services import charity, prizes, statistics
 from ..services.access import Action
 from ..services.errors import DeskError
-from ..services.subrankings import sub_rankings
+from ..services.money import charity, prizes, statistics
+from ..services.money.subrankings import sub_rankings
 from .common import after_round_param, desk_tournament, get_competition, plain_int
 
 

@@ -16,9 +16,10 @@ from django.views.decorators.http import require_POST
 from ..exports.registry import download_url
 from ..forms import CompetitionSignUpForm
 from ..models import Entrant, Tournament, WaitingRegistration
-from ..services import charity, checkin, signup
 from ..services.access import Action
 from ..services.errors import DeskError
+from ..services.evening import checkin, signup
+from ..services.money import charity
 from .common import desk_tournament, get_competition, plain_int
 
 SLIP_FORMATS = ("80mm", "a6")

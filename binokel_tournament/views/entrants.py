@@ -23,9 +23,10 @@ from ..forms import (
     QuickEntrantForm,
 )
 from ..models import Category, Competition, Entrant, Role
-from ..services import charity, registration, series, signup
 from ..services.access import Action
 from ..services.errors import DeskError
+from ..services.evening import registration, signup
+from ..services.money import charity, series
 from .common import desk_tournament, get_competition
 
 

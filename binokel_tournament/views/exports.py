@@ -23,8 +23,8 @@ from ..exports import (
 )
 from ..exports.registry import exporter_class
 from ..models import Mode, Tournament
-from ..services.public_links import request_base_url
-from ..services.seating import record_print
+from ..services.evening.seating import record_print
+from ..services.server.public_links import request_base_url
 from .common import desk_tournament
 
 MAX_TOP = 50

@@ -13,9 +13,10 @@ from django.views.decorators.http import require_POST
 
 from ..forms import MemberForm, RestoreForm
 from ..models import AuditLog, Membership, Role, Tournament
-from ..services import backup, members
+from ..services import members
 from ..services.access import Action, NotAllowed, can_create_tournament
 from ..services.errors import DeskError
+from ..services.server import backup
 from .common import desk_tournament, plain_int
 
 LOGIN_ACTIONS = ("login", "login.failed", "login.locked")

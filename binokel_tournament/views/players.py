@@ -11,8 +11,8 @@ from django.utils.http import content_disposition_header
 from ..exports import ExportError, ExportOptions
 from ..exports.pdf import CertificatesExporter
 from ..models import PersonalLink
-from ..services import pace, players
-from ..services.public_cache import table_scope, tournament_scope
+from ..services.evening import pace, players
+from ..services.server.public_cache import table_scope, tournament_scope
 from .cached import public_page
 
 REFRESH_SECONDS = 20  # the page asks again at most this often (cached between changes)

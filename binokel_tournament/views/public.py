@@ -6,11 +6,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..models import Tournament
-from ..services import charity, pace, statistics
-from ..services.prizes import prize_table
-from ..services.seating import WHERE_MAX_HITS, where_do_i_sit
-from ..services.standings import compute_standings
-from ..services.subrankings import sub_rankings
+from ..services.evening import pace
+from ..services.evening.seating import WHERE_MAX_HITS, where_do_i_sit
+from ..services.evening.standings import compute_standings
+from ..services.money import charity, statistics
+from ..services.money.prizes import prize_table
+from ..services.money.subrankings import sub_rankings
 from ..tables import standings_table
 from .cached import (
     no_results,

@@ -6,9 +6,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..services import live
-from ..services.hall import first_open_table, hall_view, sheet_of, sheet_state
-from ..services.standings import compute_standings
+from ..services.evening.hall import first_open_table, hall_view, sheet_of, sheet_state
+from ..services.evening.standings import compute_standings
+from ..services.sheets import live
 from ..tables import standings_table
 from .common import after_round_param, desk_tournament, get_competition
 

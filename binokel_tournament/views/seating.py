@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..models import Competition, Round
-from ..services import seating
 from ..services.access import Action
 from ..services.errors import DeskError
-from ..services.hall import hall_view
+from ..services.evening import seating
+from ..services.evening.hall import hall_view
 from .common import desk_tournament, plain_int
 
 

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 
 from ..charity_forms import SeriesForm
 from ..models import Entrant, Player, Series
-from ..services import series as service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.errors import DeskError
+from ..services.money import series as service
 from .cached import public_page, results_of_cups
 from .common import desk_tournament, plain_int
 

@@ -14,9 +14,11 @@ from ..forms import (
     TournamentForm,
 )
 from ..models import Tournament
-from ..services import backup, charity, pace, registration, seating
-from ..services import rounds as rounds_service
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
+from ..services.evening import pace, registration, seating
+from ..services.evening import rounds as rounds_service
+from ..services.money import charity
+from ..services.server import backup
 from .common import desk_tournament
 
 # the tournament's own fields the settings form edits (one list: the form's)

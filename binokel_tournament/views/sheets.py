@@ -24,10 +24,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ..models import GAME_KIND_KEYS, GameKind, ScoreSheet, SheetDraft, SheetStatus, Table
-from ..services import live, paper_check, results
-from ..services import sheet_fields as F
 from ..services.access import NotAllowed
 from ..services.errors import DeskError, active_language
+from ..services.sheets import live, paper_check, results
+from ..services.sheets import sheet_fields as F
 from .common import desk_tournament
 
 _SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")

@@ -16,10 +16,11 @@ from django.views.decorators.cache import never_cache
 
 from ..forms import SignUpForm
 from ..models import PersonalLink, Tournament, WaitingRegistration
-from ..services import signup, throttle
 from ..services.errors import DeskError
-from ..services.players import links_of
-from ..services.public_links import qr_svg
+from ..services.evening import signup
+from ..services.evening.players import links_of
+from ..services.server import throttle
+from ..services.server.public_links import qr_svg
 from .common import get_tournament
 
 SIGNUPS_PER_ADDRESS = 20  # registrations sent from one address …

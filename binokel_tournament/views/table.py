@@ -25,18 +25,18 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Table
-from ..services import table_entry
 from ..services.errors import DeskError, active_language
-from ..services.results import SheetEvaluation
-from ..services.rounds import RoundNotStarted, require_started
-from ..services.table_entry import (
+from ..services.evening.rounds import RoundNotStarted, require_started
+from ..services.server.throttle import allow, exceeded
+from ..services.sheets import table_entry
+from ..services.sheets.results import SheetEvaluation
+from ..services.sheets.table_entry import (
     GameConflict,
     GameRefused,
     StaleConfirmation,
     TableLinkError,
     TableLocked,
 )
-from ..services.throttle import allow, exceeded
 from .common import plain_int
 
 TableView = Callable[..., HttpResponse]

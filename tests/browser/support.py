@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from binokel_tournament.services import sheet_fields as F
+from binokel_tournament.services.sheets import sheet_fields as F
 
 # How long a wait for a state (a text, a selector, a page) may take before it fails: the waits
 # are for states, never for time, and on a loaded two-core machine a page with a server in the
@@ -101,9 +101,9 @@ def phone_table():  # type: ignore[no-untyped-def]
     from django.contrib.auth import get_user_model
 
     from binokel_tournament.models import Membership, Mode, Role
-    from binokel_tournament.services.registration import create_tournament, register_entrant
-    from binokel_tournament.services.rounds import start_round
-    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.evening.registration import create_tournament, register_entrant
+    from binokel_tournament.services.evening.rounds import start_round
+    from binokel_tournament.services.evening.seating import generate_seating
 
     orga = get_user_model().objects.create_user("orga", password="binokel")
     t = create_tournament("Handyturnier", modes=[Mode.SINGLES], rounds=1)

@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from binokel_tournament.models import Membership, Mode, Role, Series, Table, Tournament
-from binokel_tournament.services import players
-from binokel_tournament.services.registration import create_tournament
+from binokel_tournament.services.evening import players
+from binokel_tournament.services.evening.registration import create_tournament
 from tests.support import artifact, require
 
 from .support import login, phone

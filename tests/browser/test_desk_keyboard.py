@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import Membership, Mode, Role, ScoreSheet, SheetStatus
-from binokel_tournament.services.registration import create_tournament
+from binokel_tournament.services.evening.registration import create_tournament
 from tests.support import artifact
 
 from .support import SETTLED, cell, game, login, settle
@@ -114,8 +114,8 @@ def test_a_whole_table_by_keyboard(page):
 
 def open_sheet_of_three(page, name: str) -> None:
     """A tournament of three players A, B, C at one table; the organiser opens their sheet."""
-    from binokel_tournament.services.registration import register_entrant
-    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.evening.registration import register_entrant
+    from binokel_tournament.services.evening.seating import generate_seating
 
     orga = get_user_model().objects.create_user("orga", password="binokel")
     t = create_tournament(name, modes=[Mode.SINGLES], rounds=1)

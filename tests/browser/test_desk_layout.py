@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import Membership, Mode, Role
-from binokel_tournament.services.registration import create_tournament
+from binokel_tournament.services.evening.registration import create_tournament
 from tests.support import artifact
 
 from .support import login

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import Entrant, Membership, Mode, Role
-from binokel_tournament.services import players
-from binokel_tournament.services.registration import create_tournament, register_entrants
+from binokel_tournament.services.evening import players
+from binokel_tournament.services.evening.registration import create_tournament, register_entrants
 from tests.support import artifact
 
 from .support import explained, login

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import Membership, Mode, Role, ScoreSheet, SheetDraft, TableKind
-from binokel_tournament.services.registration import create_tournament, register_entrant
-from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.evening.registration import create_tournament, register_entrant
+from binokel_tournament.services.evening.seating import generate_seating
 from tests.support import artifact
 
 from .support import (

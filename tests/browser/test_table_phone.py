@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from binokel_tournament.models import AuditLog, PartyResult, ScoreSheet
-from binokel_tournament.services import sheet_fields as F
-from binokel_tournament.services.table_entry import chairs, opponents
+from binokel_tournament.services.sheets import sheet_fields as F
+from binokel_tournament.services.sheets.table_entry import chairs, opponents
 from tests.support import artifact
 
 from .support import STATE_TIMEOUT_MS, explained, phone, phone_table

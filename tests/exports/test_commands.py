@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from openpyxl import load_workbook
 
 from binokel_tournament.models import Mode, Table
-from binokel_tournament.services.registration import create_tournament
+from binokel_tournament.services.evening.registration import create_tournament
 
 from .reading import lines, pdf_pages
 

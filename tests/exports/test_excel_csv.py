@@ -22,8 +22,8 @@ from binokel_tournament.exports.excel import collector_paused, sheet_title, work
 from binokel_tournament.exports.rows import games_rows, standings_rows
 from binokel_tournament.exports.table import POINTS_FORMAT, Column, RowTable
 from binokel_tournament.models import Mode, PartyResult, SheetStatus
-from binokel_tournament.services.registration import read_table_file, rows_to_import
-from binokel_tournament.services.standings import compute_standings
+from binokel_tournament.services.evening.registration import read_table_file, rows_to_import
+from binokel_tournament.services.evening.standings import compute_standings
 
 pytestmark = pytest.mark.django_db
 

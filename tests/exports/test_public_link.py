@@ -17,7 +17,7 @@ from reportlab.lib.pagesizes import A4
 
 from binokel_tournament.exports import ExportOptions
 from binokel_tournament.exports.pdf import SeatingPlanExporter
-from binokel_tournament.services.public_links import is_loopback_url
+from binokel_tournament.services.server.public_links import is_loopback_url
 
 pytestmark = pytest.mark.django_db
 

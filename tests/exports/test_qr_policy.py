@@ -14,9 +14,9 @@ import segno
 from reportlab.graphics import renderPDF
 from reportlab.pdfgen.canvas import Canvas
 
-from binokel_tournament.services import public_links
+from binokel_tournament.services.server import public_links
 
-APP = Path(public_links.__file__).resolve().parents[1]
+APP = Path(public_links.__file__).resolve().parents[2]  # binokel_tournament/
 LAN = "http://192.168.1.20:8000"
 TABLE = SimpleNamespace(entry_token="abc12345")
 
@@ -51,7 +51,7 @@ def test_only_the_policy_module_makes_qr_codes():
                 names = [node.module or ""]
             if any(n.split(".")[0] == "segno" for n in names):
                 importers.append(path.relative_to(APP).as_posix())
-    assert importers == ["services/public_links.py"]
+    assert importers == ["services/server/public_links.py"]
 
 
 def test_a_printed_link_needs_an_address_a_phone_can_reach(settings):

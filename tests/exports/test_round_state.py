@@ -16,7 +16,7 @@ from binokel_tournament.exports import ExportOptions
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
 from binokel_tournament.exports.pdf import StandingsExporter
 from binokel_tournament.models import Mode, ScoreSheet, SheetStatus, Table
-from binokel_tournament.services.standings import compute_standings, round_state
+from binokel_tournament.services.evening.standings import compute_standings, round_state
 
 from .reading import lines, pdf_pages
 

@@ -11,7 +11,7 @@ from reportlab.lib.units import mm
 from binokel_tournament.exports import ExportError, ExportFile, ExportOptions
 from binokel_tournament.exports.pdf import ScoreSheetsExporter
 from binokel_tournament.models import Table, TableKind
-from binokel_tournament.services.results import sheet_layout
+from binokel_tournament.services.sheets.results import sheet_layout
 from tests.dbsnapshot import rolled_back
 
 from .reading import assert_fits_a4, lines, pdf_pages, read

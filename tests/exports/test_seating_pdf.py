@@ -158,7 +158,7 @@ def test_table_cards_one_page_per_table_with_a_large_number(demo):
 
 
 def test_no_seating_yet_is_a_message(db):
-    from binokel_tournament.services.registration import create_tournament
+    from binokel_tournament.services.evening.registration import create_tournament
 
     tournament = create_tournament("Ohne Plan")
     with pytest.raises(ExportError, match="noch keinen Spielplan"):

@@ -9,9 +9,9 @@ from binokel_tournament.exports import ExportError, ExportOptions
 from binokel_tournament.exports.pdf import CertificatesExporter, StandingsExporter
 from binokel_tournament.exports.pdf.base import number
 from binokel_tournament.models import Entrant, Mode
-from binokel_tournament.services.demo import ensure_users
-from binokel_tournament.services.simulation import simulate_round
-from binokel_tournament.services.standings import compute_standings
+from binokel_tournament.services.evening.demo import ensure_users
+from binokel_tournament.services.evening.simulation import simulate_round
+from binokel_tournament.services.evening.standings import compute_standings
 
 from .reading import assert_fits_a4, lines, pdf_pages
 
@@ -82,7 +82,7 @@ def test_long_standings_run_over_pages_with_the_header_on_each(demo):
 
 
 def test_a_competition_that_does_not_exist_is_a_message(db):
-    from binokel_tournament.services.registration import create_tournament
+    from binokel_tournament.services.evening.registration import create_tournament
 
     tournament = create_tournament("Nur Einzel", modes=[Mode.SINGLES])
     with pytest.raises(ExportError):
@@ -122,7 +122,7 @@ def test_certificates_for_one_competition_and_more_places(demo):
 
 
 def test_no_certificates_before_anybody_played(db):
-    from binokel_tournament.services.registration import create_tournament, register_entrant
+    from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 
     tournament = create_tournament("Noch nicht gespielt")
     register_entrant(tournament.competitions.get(mode=Mode.SINGLES), "Anna Müller")

@@ -156,7 +156,9 @@ def test_the_engine_knows_exactly_the_tie_breaks_the_standings_implement():
     assert list(TIE_BREAKS) == ["declarer_wins", "best_round"]
     assert set(EJL.tie_breaks) <= set(TIE_BREAKS)
     # the standings' metric registry, read as text: the engine stays free of Django
-    source = (REPO / "binokel_tournament" / "services" / "standings.py").read_text("utf-8")
+    source = (REPO / "binokel_tournament" / "services" / "evening" / "standings.py").read_text(
+        "utf-8"
+    )
     metric_keys = {
         node.value.value
         for node in ast.walk(ast.parse(source))

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import Role, Tournament
-from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.evening.seating import generate_seating
 from tests.dbsnapshot import Snapshot
 
 from .support import build_world, make_tournament, member, organiser_account

@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import AuditLog, Membership, Mode, Role, Tournament
 from binokel_tournament.services.access import CREATE_TOURNAMENT_PERMISSION
-from binokel_tournament.services.backup import dump_tournament, to_bytes
-from binokel_tournament.services.registration import create_tournament, register_entrant
-from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.evening.registration import create_tournament, register_entrant
+from binokel_tournament.services.evening.seating import generate_seating
+from binokel_tournament.services.server.backup import dump_tournament, to_bytes
 
 ROLES = ["organiser", "helper", "outsider", "anonymous"]
 

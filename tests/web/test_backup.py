@@ -24,13 +24,13 @@ from binokel_tournament.models import (
     Table,
     Tournament,
 )
-from binokel_tournament.services import backup
-from binokel_tournament.services.backup import BackupError, backup_bytes, restore
-from binokel_tournament.services.demo import create_demo
-from binokel_tournament.services.integrity import rescore_mismatches
-from binokel_tournament.services.results import save_sheet
-from binokel_tournament.services.seating import replan_seating
-from binokel_tournament.services.standings import compute_standings
+from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.evening.seating import replan_seating
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.server import backup
+from binokel_tournament.services.server.backup import BackupError, backup_bytes, restore
+from binokel_tournament.services.sheets.integrity import rescore_mismatches
+from binokel_tournament.services.sheets.results import save_sheet
 
 from .desk_urls import first_three_table
 from .sheets import full_three_table
@@ -355,7 +355,7 @@ def test_the_backup_carries_the_money_and_the_prizes(demo):
     """Fees, the donation rule, paid flags, categories, extra donations and the prize table
     with a recorded choice come back as they were (issue 13)."""
     from binokel_tournament.models import Prize
-    from binokel_tournament.services import charity, prizes
+    from binokel_tournament.services.money import charity, prizes
 
     singles = demo.competitions.get(mode=Mode.SINGLES)
     table = prizes.prize_table(singles)
@@ -398,7 +398,7 @@ def test_the_backup_carries_the_tables_phones_and_the_cups(demo):
     from django.utils import timezone
 
     from binokel_tournament.models import Series, TableEntry
-    from binokel_tournament.services.series import create_series
+    from binokel_tournament.services.money.series import create_series
 
     table = Table.objects.filter(round__tournament=demo, round__number=3).order_by("number")[0]
     when = timezone.now().replace(microsecond=0)
@@ -448,7 +448,7 @@ def test_a_backup_from_the_last_ones_lines_is_byte_for_byte_a_full_backup(demo):
     """The automatic backups encode only what changed since the last one; what they write is
     exactly what a full backup writes, after corrections, new sheets, a new audit entry and a
     re-plan that renumbers tables."""
-    from binokel_tournament.services.backup import DumpCache
+    from binokel_tournament.services.server.backup import DumpCache
 
     orga = get_user_model().objects.get(username="orga")
     cache = DumpCache()

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from binokel_tournament.models import Entrant, ScoreSheet
-from binokel_tournament.services.registration import import_entrants, read_table_file
+from binokel_tournament.services.evening.registration import import_entrants, read_table_file
 
 from .desk_urls import first_three_table
 from .sheets import full_three_table

@@ -7,7 +7,7 @@ import pytest
 
 from binokel_tournament.models import AuditLog, Entrant, Mode
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.registration import register_entrant, register_entrants
+from binokel_tournament.services.evening.registration import register_entrant, register_entrants
 
 pytestmark = pytest.mark.django_db
 

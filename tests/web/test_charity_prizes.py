@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from binokel_tournament.models import Mode, Prize, PrizeMode, Special
-from binokel_tournament.services import prizes
-from binokel_tournament.services.charity import update_charity_settings
-from binokel_tournament.services.demo import create_demo
-from binokel_tournament.services.standings import compute_standings
+from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.money import prizes
+from binokel_tournament.services.money.charity import update_charity_settings
 from tests.support import rolled_back
 
 
@@ -126,7 +126,7 @@ def test_withdrawn_entrants_win_nothing_and_are_marked_wherever_places_are_liste
         laterne = specials[Special.LATERNE].entrant
         complete = [r for r in ranked if r.entrant.pk not in (first.pk, last.pk)]
         assert laterne.pk == complete[-1].entrant.pk
-        from binokel_tournament.services.statistics import evening_statistics
+        from binokel_tournament.services.money.statistics import evening_statistics
 
         highest = evening_statistics(changed, Mode.SINGLES).stats.highest_game
         assert specials[Special.TAUSENDER].entrant.pk == highest.entrant_id

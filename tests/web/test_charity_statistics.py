@@ -16,10 +16,10 @@ from django.urls import reverse
 
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions, RankingsWorkbookExporter
 from binokel_tournament.models import Game, Mode, PartyResult, SheetStatus
-from binokel_tournament.services.demo import create_demo
-from binokel_tournament.services.standings import compute_standings
-from binokel_tournament.services.statistics import evening_statistics
-from binokel_tournament.services.subrankings import sub_rankings
+from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.money.statistics import evening_statistics
+from binokel_tournament.services.money.subrankings import sub_rankings
 from tests.exports.reading import pdf_pages
 from tests.support import rolled_back
 

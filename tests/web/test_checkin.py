@@ -15,9 +15,9 @@ from django.urls import reverse
 
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions
 from binokel_tournament.models import Entrant, Mode
-from binokel_tournament.services import checkin, players
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.evening import checkin, players
+from binokel_tournament.services.evening.seating import generate_seating
 from tests.exports.test_table_links_printed import codes_per_page
 
 pytestmark = pytest.mark.django_db

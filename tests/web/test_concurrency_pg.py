@@ -9,7 +9,7 @@ import pytest
 from django.db import connections
 
 from binokel_tournament.models import ScoreSheet, TableKind
-from binokel_tournament.services.results import SheetConflict, save_sheet
+from binokel_tournament.services.sheets.results import SheetConflict, save_sheet
 
 from .sheets import full_three_table
 

@@ -94,8 +94,8 @@ def test_killing_the_server_during_saves_loses_no_acknowledged_save(tmp_path):
             "shell",
             "-c",
             "import json;from binokel_tournament.models import Table;"
-            "from binokel_tournament.services.simulation import simulated_entries;"
-            "from binokel_tournament.services.results import load_table;import random;"
+            "from binokel_tournament.services.evening.simulation import simulated_entries;"
+            "from binokel_tournament.services.sheets.results import load_table;import random;"
             "t=[load_table(x.pk) for x in Table.objects.filter(round__number=1,kind='three')];"
             "r=t[0].round.tournament.rules();"
             "print(json.dumps({'slug':t[0].round.tournament.slug,'tables':{x.pk:"
@@ -170,8 +170,8 @@ def test_after_a_crash_the_backup_of_the_state_before_it_comes_first(tmp_path):
             "shell",
             "-c",
             "import json,random;from binokel_tournament.models import Table;"
-            "from binokel_tournament.services.simulation import simulated_entries;"
-            "from binokel_tournament.services.results import load_table;"
+            "from binokel_tournament.services.evening.simulation import simulated_entries;"
+            "from binokel_tournament.services.sheets.results import load_table;"
             "x=load_table(Table.objects.filter(round__number=1,kind='three')[0].pk);"
             "r=x.round.tournament.rules();"
             "print(json.dumps({'slug':x.round.tournament.slug,'table':x.pk,'number':x.number,"

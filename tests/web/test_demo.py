@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db.models import Sum
 
 from binokel_tournament.models import Game, PartyResult, ScoreSheet, SheetStatus, Tournament
-from binokel_tournament.services.simulation import simulate_game
+from binokel_tournament.services.evening.simulation import simulate_game
 from scoring import achievable_pair_totals, achievable_totals, get_preset
 
 pytestmark = pytest.mark.django_db
@@ -66,8 +66,8 @@ def test_the_committed_fixture_is_what_the_demo_command_makes():
     so a fresh demo under another slug has the same seating and the same points."""
     from django.conf import settings
 
-    from binokel_tournament.services.demo import create_demo
-    from binokel_tournament.services.standings import compute_standings
+    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.evening.standings import compute_standings
 
     call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)
     loaded = Tournament.objects.get(slug="benefizbinokel-demo")

@@ -16,15 +16,19 @@ from binokel_tournament.models import (
     TableKind,
 )
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.registration import (
+from binokel_tournament.services.evening.registration import (
     delete_entrant,
     import_entrants,
     register_entrant,
     update_entrant,
 )
-from binokel_tournament.services.results import save_sheet
-from binokel_tournament.services.seating import plan_status, replan_seating, set_round_locked
-from binokel_tournament.services.standings import compute_standings
+from binokel_tournament.services.evening.seating import (
+    plan_status,
+    replan_seating,
+    set_round_locked,
+)
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.sheets.results import save_sheet
 from scoring import GameInput, GameKind, PartyInput, check_game
 
 from .sheets import full_three_table, game_entries
@@ -197,7 +201,7 @@ def test_rules_cannot_change_once_sheets_exist(desk_client, seated, orga):
 
 def test_stray_table_ids_are_not_found_and_other_tournaments_tables_are_hidden(desk_client, seated):
     other = make_tournament(singles=9, pairs=0, modes=[Mode.SINGLES])
-    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.evening.seating import generate_seating
 
     generate_seating(other.competitions.get())
     foreign = three_table(other)

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from binokel_tournament.management.commands import hall
 from binokel_tournament.models import Mode
-from binokel_tournament.services.demo import create_demo
+from binokel_tournament.services.evening.demo import create_demo
 from tests import hall_server
 
 # slow: gunicorn and other processes (make check leaves it out)
@@ -121,8 +121,8 @@ def test_the_warm_up_works_out_the_pair_tables_melds_only_where_pairs_play():
     """The hall's master works out what the first saves would wait for; the pair tables'
     meld totals (the costly part) only for tournaments with a pairs competition."""
     from binokel_tournament.models import _rule_set
-    from binokel_tournament.services.registration import create_tournament
-    from binokel_tournament.services.warmup import warm_up
+    from binokel_tournament.services.evening.registration import create_tournament
+    from binokel_tournament.services.server.warmup import warm_up
 
     singles = create_tournament("Nur Einzel", modes=[Mode.SINGLES], rounds=2)
     mixed = create_tournament("Mit Paaren", modes=[Mode.SINGLES, Mode.PAIRS], rounds=4)

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from binokel_tournament.models import Role
 from binokel_tournament.services import access
-from binokel_tournament.services.registration import create_tournament
+from binokel_tournament.services.evening.registration import create_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from binokel_tournament.models import Tournament
-from binokel_tournament.services import pace, players
-from binokel_tournament.services.results import save_sheet
-from binokel_tournament.services.rounds import start_round
+from binokel_tournament.services.evening import pace, players
+from binokel_tournament.services.evening.rounds import start_round
+from binokel_tournament.services.sheets.results import save_sheet
 
 from .phones import GAME, post, three_table
 from .sheets import full_three_table

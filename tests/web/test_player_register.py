@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from binokel_tournament.models import Entrant, Membership, Mode, Player, Role
-from binokel_tournament.services import series as service
+from binokel_tournament.services.evening.registration import create_tournament, register_entrant
+from binokel_tournament.services.money import series as service
 from binokel_tournament.services.names import fold
-from binokel_tournament.services.registration import create_tournament, register_entrant
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from binokel_tournament.models import Mode, PersonalLink, Tournament
-from binokel_tournament.services import players
-from binokel_tournament.services.backup import backup_bytes, restore
-from binokel_tournament.services.results import save_sheet
+from binokel_tournament.services.evening import players
+from binokel_tournament.services.server.backup import backup_bytes, restore
+from binokel_tournament.services.sheets.results import save_sheet
 
 from .sheets import full_three_table
 
@@ -127,8 +127,8 @@ def test_backup_restore_backup_keeps_every_link_and_code_byte_for_byte(seated):
 
 
 def test_after_a_replan_my_page_marks_the_changed_table(client, seated, orga):
-    from binokel_tournament.services.registration import update_entrant
-    from binokel_tournament.services.seating import replan_seating
+    from binokel_tournament.services.evening.registration import update_entrant
+    from binokel_tournament.services.evening.seating import replan_seating
 
     singles = seated.competitions.get(mode=Mode.SINGLES)
     first = singles.entrants.order_by("start_number").first()
@@ -151,7 +151,7 @@ def test_after_a_replan_my_page_marks_the_changed_table(client, seated, orga):
         other = next(x for x in players.ensure_links(seated) if x.entrant_id == kept[0].pk)
         assert "Neu: Tisch" not in personal(client, other).content.decode()
     # a fresh plan (not a re-plan) marks nobody
-    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.evening.seating import generate_seating
 
     generate_seating(singles, seed=4, user=orga)
     assert "Neu: Tisch" not in personal(client, link).content.decode()
@@ -162,7 +162,7 @@ def test_after_the_evening_my_certificate_as_pdf(client):
 
     import pdfplumber
 
-    from binokel_tournament.services.demo import create_demo
+    from binokel_tournament.services.evening.demo import create_demo
 
     t, _created = create_demo(7, 0, scored_rounds=3, slug="ende")
     assert players.evening_over(t)

@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from binokel_tournament.models import Mode
-from binokel_tournament.services import public_cache
-from binokel_tournament.services.results import save_sheet
+from binokel_tournament.services.server import public_cache
+from binokel_tournament.services.sheets.results import save_sheet
 from tests.support import require
 
 from .sheets import full_three_table
@@ -220,7 +220,7 @@ def test_while_one_request_makes_a_page_the_others_wait_for_it():
     gave up)."""
     import threading
 
-    from binokel_tournament.services.public_cache import made_elsewhere
+    from binokel_tournament.services.server.public_cache import made_elsewhere
 
     key = "binokel:page:test-waiting"
     assert made_elsewhere(key) is None  # nobody making it: this request makes it
@@ -239,7 +239,7 @@ def test_what_many_ask_for_at_once_is_made_once():
     made by one request; the others asking meanwhile take what it made."""
     import threading
 
-    from binokel_tournament.services.public_cache import kept_or_made
+    from binokel_tournament.services.server.public_cache import kept_or_made
 
     made = []
 

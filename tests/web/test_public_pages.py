@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from binokel_tournament.models import Mode, ScoreSheet
+from binokel_tournament.services.evening.registration import create_tournament, register_entrant
+from binokel_tournament.services.evening.seating import generate_seating
 from binokel_tournament.services.names import NameQuery, fold
-from binokel_tournament.services.registration import create_tournament, register_entrant
-from binokel_tournament.services.seating import generate_seating
 
 
 @pytest.mark.parametrize(

@@ -10,18 +10,18 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from binokel_tournament.models import Mode, ScoreSheet, Table, TableKind
-from binokel_tournament.services.demo import create_demo, ensure_users
-from binokel_tournament.services.registration import (
+from binokel_tournament.services.evening.demo import create_demo, ensure_users
+from binokel_tournament.services.evening.registration import (
     create_tournament,
     register_entrant,
     register_entrants,
 )
-from binokel_tournament.services.results import load_table, save_sheet
-from binokel_tournament.services.seating import (
+from binokel_tournament.services.evening.seating import (
     generate_seating,
     replan_seating,
     set_round_locked,
 )
+from binokel_tournament.services.sheets.results import load_table, save_sheet
 
 from .pages import every_page
 from .sheets import full_three_table

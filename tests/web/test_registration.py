@@ -6,7 +6,7 @@ import pytest
 
 from binokel_tournament.models import AuditLog, Entrant, Mode
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.registration import (
+from binokel_tournament.services.evening.registration import (
     NumberingScheme,
     create_tournament,
     import_entrants,
@@ -14,7 +14,7 @@ from binokel_tournament.services.registration import (
     register_entrant,
     renumber,
 )
-from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.evening.seating import generate_seating
 
 pytestmark = pytest.mark.django_db
 
@@ -207,8 +207,8 @@ def test_a_workbook_with_an_entrants_sheet_is_read_from_that_sheet(tmp_path):
 def test_the_settings_invariants_hold_in_the_service_whoever_calls_it(seated, orga):
     """Not only the form: the service itself refuses settings that break an invariant, and
     changes nothing then."""
-    from binokel_tournament.services.registration import SettingsRefused, update_settings
-    from binokel_tournament.services.results import save_sheet
+    from binokel_tournament.services.evening.registration import SettingsRefused, update_settings
+    from binokel_tournament.services.sheets.results import save_sheet
 
     from .sheets import full_three_table
 

@@ -7,8 +7,13 @@ import pytest
 
 from binokel_tournament.models import AuditLog, PartyResult, ScoreSheet, SheetStatus, TableKind
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.results import SheetConflict, evaluate, save_sheet, sheet_layout
-from binokel_tournament.services.standings import compute_standings
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.sheets.results import (
+    SheetConflict,
+    evaluate,
+    save_sheet,
+    sheet_layout,
+)
 
 from .sheets import full_pair_table, full_three_table, game_entries
 
@@ -179,7 +184,7 @@ def test_scorer_totals_that_differ_are_flagged_not_rejected(seated, orga):
 
 def test_four_table_dealer_sits_out_and_scores_zero(db, orga):
     from binokel_tournament.models import Mode
-    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.evening.seating import generate_seating
 
     from .support import make_tournament
 

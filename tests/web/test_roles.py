@@ -11,8 +11,7 @@ from binokel_tournament.models import AuditLog, Membership, Mode, Role
 from binokel_tournament.services import access
 from binokel_tournament.services.access import Action, NotAllowed
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.members import add_member, change_role, remove_member
-from binokel_tournament.services.registration import (
+from binokel_tournament.services.evening.registration import (
     create_tournament,
     delete_entrant,
     import_entrants,
@@ -20,8 +19,13 @@ from binokel_tournament.services.registration import (
     renumber,
     update_entrant,
 )
-from binokel_tournament.services.results import save_sheet
-from binokel_tournament.services.seating import generate_seating, replan_seating, set_round_locked
+from binokel_tournament.services.evening.seating import (
+    generate_seating,
+    replan_seating,
+    set_round_locked,
+)
+from binokel_tournament.services.members import add_member, change_role, remove_member
+from binokel_tournament.services.sheets.results import save_sheet
 
 from .desk_urls import DESK_URLS, DeskUrl, first_three_table
 from .sheets import full_three_table

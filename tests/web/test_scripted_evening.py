@@ -8,18 +8,18 @@ from __future__ import annotations
 import pytest
 
 from binokel_tournament.models import Entrant, Mode, PrizeMode, Seat, Special
-from binokel_tournament.services import charity, prizes
-from binokel_tournament.services.prizes import add_prize
-from binokel_tournament.services.registration import (
+from binokel_tournament.services.evening.registration import (
     create_tournament,
     import_entrants,
     register_entrant,
 )
-from binokel_tournament.services.rounds import start_round
-from binokel_tournament.services.seating import generate_seating, replan_seating
-from binokel_tournament.services.simulation import simulate_round
-from binokel_tournament.services.standings import compute_standings
-from binokel_tournament.services.statistics import evening_statistics
+from binokel_tournament.services.evening.rounds import start_round
+from binokel_tournament.services.evening.seating import generate_seating, replan_seating
+from binokel_tournament.services.evening.simulation import simulate_round
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.money import charity, prizes
+from binokel_tournament.services.money.prizes import add_prize
+from binokel_tournament.services.money.statistics import evening_statistics
 
 pytestmark = pytest.mark.django_db
 

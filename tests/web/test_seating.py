@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from binokel_tournament.models import AuditLog, Entrant, Mode, Seat, Table, TableKind
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.registration import register_entrant
-from binokel_tournament.services.seating import (
+from binokel_tournament.services.evening.registration import register_entrant
+from binokel_tournament.services.evening.seating import (
     generate_seating,
     plan_from_db,
     replan_seating,

@@ -11,9 +11,9 @@ from django.urls import reverse
 
 import pairing
 from binokel_tournament.models import Entrant, Mode
-from binokel_tournament.services import seating
-from binokel_tournament.services.registration import register_entrant
-from binokel_tournament.services.seating import (
+from binokel_tournament.services.evening import seating
+from binokel_tournament.services.evening.registration import register_entrant
+from binokel_tournament.services.evening.seating import (
     engine_entrants,
     generate_seating,
     plan_from_db,

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from binokel_tournament.models import AuditLog, ScoreSheet, SheetDraft, TableKind
-from binokel_tournament.services import sheet_fields as F
-from binokel_tournament.services.results import keep_draft, save_sheet
+from binokel_tournament.services.sheets import sheet_fields as F
+from binokel_tournament.services.sheets.results import keep_draft, save_sheet
 
 from .sheets import full_three_table, game_entries
 

@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from binokel_tournament.models import Entrant, Mode, PersonalLink, WaitingRegistration
-from binokel_tournament.services import signup
-from binokel_tournament.services.backup import backup_bytes, restore
 from binokel_tournament.services.errors import DeskError
-from binokel_tournament.services.seating import generate_seating
+from binokel_tournament.services.evening import signup
+from binokel_tournament.services.evening.seating import generate_seating
+from binokel_tournament.services.server.backup import backup_bytes, restore
 
 pytestmark = pytest.mark.django_db
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from binokel_tournament.models import Competition, Entrant, Mode
-from binokel_tournament.services.registration import create_tournament, register_entrant
-from binokel_tournament.services.results import save_sheet
-from binokel_tournament.services.seating import generate_seating
-from binokel_tournament.services.standings import (
+from binokel_tournament.services.evening.registration import create_tournament, register_entrant
+from binokel_tournament.services.evening.seating import generate_seating
+from binokel_tournament.services.evening.standings import (
     StandingRow,
     compute_standings,
     rank,
     tie_break_metrics,
 )
+from binokel_tournament.services.sheets.results import save_sheet
 
 from .sheets import game_entries
 
@@ -133,7 +133,7 @@ def test_standings_take_a_constant_number_of_queries(seated, orga, django_assert
 
 
 def test_the_registry_holds_exactly_the_engines_tie_breaks():
-    from binokel_tournament.services.standings import TIE_BREAKS
+    from binokel_tournament.services.evening.standings import TIE_BREAKS
     from scoring import TIE_BREAKS as ENGINE_TIE_BREAKS
 
     assert set(TIE_BREAKS) == set(ENGINE_TIE_BREAKS)
@@ -148,7 +148,7 @@ def test_an_unknown_tie_break_is_an_error():
 
 def test_the_rule_set_form_offers_every_order_of_the_registered_tie_breaks():
     from binokel_tournament.forms import TournamentForm
-    from binokel_tournament.services.standings import TIE_BREAKS, tie_break_choices
+    from binokel_tournament.services.evening.standings import TIE_BREAKS, tie_break_choices
 
     values = [value for value, _label in tie_break_choices()]
     assert values[-1] == "" and len(values) == len(set(values))
@@ -174,7 +174,7 @@ def test_a_late_arrival_shows_a_dash_for_the_rounds_before_it_came(client):
     from django.urls import reverse
 
     from binokel_tournament.exports.pdf.standings import StandingsExporter
-    from binokel_tournament.services.demo import create_demo
+    from binokel_tournament.services.evening.demo import create_demo
     from tests.exports.reading import lines, pdf_pages
 
     t, _created = create_demo(singles=6, pairs=0, scored_rounds=1)

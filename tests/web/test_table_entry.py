@@ -21,11 +21,11 @@ from binokel_tournament.models import (
     TableEntry,
     TableKind,
 )
-from binokel_tournament.services import sheet_fields as F
-from binokel_tournament.services.results import save_sheet
-from binokel_tournament.services.rounds import start_round
-from binokel_tournament.services.standings import compute_standings
-from binokel_tournament.services.table_entry import chairs, opponents
+from binokel_tournament.services.evening.rounds import start_round
+from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.sheets import sheet_fields as F
+from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.table_entry import chairs, opponents
 
 from .phones import GAME, post, three_table, url
 
@@ -71,7 +71,7 @@ def test_unknown_reissued_and_switched_off_links_open_nothing(client, seated, or
     table = three_table(seated)
     assert client.get("/tisch/abcdefghijklmnopqrstuv/").status_code == 404
     old = table.entry_token
-    from binokel_tournament.services.table_entry import reissue_link
+    from binokel_tournament.services.sheets.table_entry import reissue_link
 
     new = reissue_link(table, orga)
     assert client.get(f"/tisch/{old}/").status_code == 404
@@ -88,7 +88,7 @@ def test_unknown_reissued_and_switched_off_links_open_nothing(client, seated, or
 
 def test_a_helper_may_not_reissue_a_link(seated, kasse):
     from binokel_tournament.services.access import NotAllowed
-    from binokel_tournament.services.table_entry import reissue_link
+    from binokel_tournament.services.sheets.table_entry import reissue_link
 
     with pytest.raises(NotAllowed):
         reissue_link(three_table(seated), kasse)
@@ -155,7 +155,7 @@ def test_a_game_with_errors_is_refused_with_the_engines_messages_and_nothing_kep
 
 def test_the_dealer_and_sitting_out_come_from_the_engine(client, db, orga):
     from binokel_tournament.models import Mode
-    from binokel_tournament.services.seating import generate_seating
+    from binokel_tournament.services.evening.seating import generate_seating
 
     from .support import make_tournament
 

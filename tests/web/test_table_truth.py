@@ -12,10 +12,10 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from binokel_tournament.models import AuditLog, Game, ScoreSheet, TableEntry, TableKind
-from binokel_tournament.services import sheet_fields as F
-from binokel_tournament.services.results import SheetConflict, save_sheet
-from binokel_tournament.services.rounds import start_round
-from binokel_tournament.services.table_entry import opponents
+from binokel_tournament.services.evening.rounds import start_round
+from binokel_tournament.services.sheets import sheet_fields as F
+from binokel_tournament.services.sheets.results import SheetConflict, save_sheet
+from binokel_tournament.services.sheets.table_entry import opponents
 
 from .phones import GAME, post, three_table, url
 
@@ -203,7 +203,7 @@ def test_the_desk_starts_a_round_with_one_click_and_its_links_open(client, desk_
 
 
 def test_a_helper_may_start_a_round(seated, kasse):
-    from binokel_tournament.services.rounds import start_round as start
+    from binokel_tournament.services.evening.rounds import start_round as start
 
     assert start(seated.round_set.get(number=2), kasse)
     assert not start(seated.round_set.get(number=2), kasse)  # once: nothing changes again
@@ -338,7 +338,7 @@ def test_no_sequence_of_saves_from_two_writers_loses_an_acknowledged_value(
 def test_the_overview_shows_who_is_typing_which_sheet_and_the_sheet_warns(
     client, desk_client, seated, kasse
 ):
-    from binokel_tournament.services.results import keep_draft
+    from binokel_tournament.services.sheets.results import keep_draft
 
     table = three_table(seated)
     keep_draft(table, kasse, {F.game_field(1, "bid"): "200"}, seq=1, base_version=0)
@@ -438,8 +438,8 @@ def test_without_the_double_check_the_desk_sees_the_phones_games(client, desk_cl
 
 def test_the_dashboards_main_button_is_the_evenings_next_step(desk_client, orga, db):
     from binokel_tournament.models import Membership, Role
-    from binokel_tournament.services.demo import create_demo
-    from binokel_tournament.services.registration import create_tournament, register_entrant
+    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 
     def step(t):
         html = desk_client.get(reverse("desk:dashboard", args=[t.slug])).content.decode()
@@ -466,7 +466,7 @@ def test_no_tournament_takes_a_short_name_the_desk_uses_for_a_page_of_its_own(or
     tournament: its dashboard could not be reached. The reserved names come from the URLs."""
     from django.urls import get_resolver
 
-    from binokel_tournament.services.registration import RESERVED_SLUGS, create_tournament
+    from binokel_tournament.services.evening.registration import RESERVED_SLUGS, create_tournament
 
     desk = next(p for p in get_resolver().url_patterns if str(p.pattern) == "desk/")
     literal = {

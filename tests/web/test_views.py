@@ -71,7 +71,7 @@ def test_generating_seating_from_the_desk(desk_client, tournament):
 
 
 def test_a_refused_entrant_count_is_explained(desk_client, orga):
-    from binokel_tournament.services.registration import create_tournament, register_entrant
+    from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 
     t = create_tournament("Klein", modes=[Mode.SINGLES], creator=orga)
     comp = t.competitions.get()
@@ -139,7 +139,7 @@ def test_saving_a_draft_and_confirming_through_the_page(desk_client, seated):
 
 
 def test_a_conflicting_save_shows_the_other_version(desk_client, seated, kasse):
-    from binokel_tournament.services.results import save_sheet
+    from binokel_tournament.services.sheets.results import save_sheet
 
     table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
     save_sheet(table, full_three_table(2), kasse, expected_version=0)
@@ -190,7 +190,7 @@ def test_beamer_sends_every_place_for_the_screen_to_page_through(client, db):
 
 
 def test_beamer_rows_escape_names_and_show_each_round_grouped(client, db):
-    from binokel_tournament.services.demo import create_demo
+    from binokel_tournament.services.evening.demo import create_demo
 
     t = create_demo(9, 4, scored_rounds=2, slug="beamer-rows")[0]
     entrant = t.entrants.filter(competition__mode=Mode.SINGLES).order_by("start_number").first()
@@ -256,7 +256,7 @@ def test_an_english_browser_still_gets_the_german_desk(desk_client, seated):
 
 
 def test_the_history_of_a_sheet_shows_each_corrected_field(desk_client, seated, orga):
-    from binokel_tournament.services.results import save_sheet
+    from binokel_tournament.services.sheets.results import save_sheet
 
     table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
     save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)

@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition, Mode, Round, Table, Tournament
-from ...services.public_links import printed_table_url
+from ...services.server.public_links import printed_table_url
 from ..base import BaseExporter, ExportError, ExportFile, ExportOptions
 from .fonts import Fonts, fonts
 

@@ -17,8 +17,8 @@ from charity.money import Statement, euro_text
 
 from ...charity_forms import describe_tiers
 from ...models import Entrant, Table, Tournament
-from ...services import charity, prizes
-from ...services.subrankings import sub_rankings
+from ...services.money import charity, prizes
+from ...services.money.subrankings import sub_rankings
 from ..base import ExportError, ExportOptions, OfferedPerCompetition, OfferedWhole
 from .base import (
     GREY,

@@ -13,7 +13,7 @@ from django.db.models import Prefetch
 from scoring.tables import FIRST_DEALER, SCORER_SEAT, table_shape
 
 from ...models import Round, Seat, Table
-from ...services.results import person
+from ...services.sheets.results import person
 
 
 @dataclass(frozen=True)

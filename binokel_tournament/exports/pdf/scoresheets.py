@@ -32,8 +32,8 @@ from scoring import RuleSet
 from scoring.tables import table_shape
 
 from ...models import GAME_KIND_KEYS, GameKind, Table, TableKind
-from ...services.public_links import draw_qr
-from ...services.results import sheet_layout
+from ...services.server.public_links import draw_qr
+from ...services.sheets.results import sheet_layout
 from ..base import ExportOptions
 from .base import (
     GREY,

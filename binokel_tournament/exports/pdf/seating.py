@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from ...services.public_links import draw_qr, where_url
+from ...services.server.public_links import draw_qr, where_url
 from ..base import ExportOptions
 from .base import (
     GREY,

@@ -15,8 +15,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition, PersonalLink, Seat, Tournament
-from ...services.players import ensure_links, links_for
-from ...services.public_links import draw_qr, personal_url, phone_reachable
+from ...services.evening.players import ensure_links, links_for
+from ...services.server.public_links import draw_qr, personal_url, phone_reachable
 from ..base import ExportError, ExportOptions, Offer
 from .base import GREY, PdfExporter, Style, _draw_text, tournament_line
 

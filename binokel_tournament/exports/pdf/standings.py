@@ -19,7 +19,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition
-from ...services.standings import RoundState, StandingRow, Standings, compute_standings
+from ...services.evening.standings import RoundState, StandingRow, Standings, compute_standings
 from ..base import ExportError, ExportOptions, Offer, OfferedPerCompetition, competition_offers
 from .base import (
     GREY,

@@ -13,8 +13,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from charity.money import euro_text
 
-from ...services import charity
-from ...services.statistics import evening_statistics
+from ...services.money import charity
+from ...services.money.statistics import evening_statistics
 from ..base import ExportError, ExportOptions, OfferedWhole
 from .base import GREY, MARGIN, PORTRAIT, PdfExporter, Style, _draw_text, number
 from .fonts import fonts

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ...services.backup import backup_bytes, write_atomically
+from ...services.server.backup import backup_bytes, write_atomically
 from ..common import resolve_tournament
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from ...services.backup import backup_process_loop
+from ...services.server.backup import backup_process_loop
 
 
 class Command(BaseCommand):

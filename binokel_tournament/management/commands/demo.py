@@ -7,7 +7,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ...services.demo import (
+from ...services.errors import DeskError
+from ...services.evening.demo import (
     DEMO_PAIRS,
     DEMO_PASSWORD,
     DEMO_SINGLES,
@@ -15,7 +16,6 @@ from ...services.demo import (
     demo_name,
     demo_slug,
 )
-from ...services.errors import DeskError
 from ..common import ensure_database
 
 

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from ...exports import PDF_EXPORTERS, ExportError, ExportOptions
 from ...models import Mode
-from ...services.public_links import is_loopback_url
-from ...services.seating import record_print
+from ...services.evening.seating import record_print
+from ...services.server.public_links import is_loopback_url
 from ..common import checked_base_url, resolve_tournament, write_export
 
 

@@ -21,9 +21,9 @@ from django.db import connections
 from django.utils.translation import gettext as _
 
 from ...models import Membership, Role
-from ...services import backup, public_cache
-from ...services.demo import DEMO_PASSWORD
-from ...services.warmup import warm_up
+from ...services.evening.demo import DEMO_PASSWORD
+from ...services.server import backup, public_cache
+from ...services.server.warmup import warm_up
 from ..common import ensure_database
 from ..passwords import ask_new_password, checked, password_from_file
 

@@ -13,8 +13,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from ...services.players import ensure_links
-from ...services.public_links import personal_url
+from ...services.evening.players import ensure_links
+from ...services.server.public_links import personal_url
 from ..common import add_base_url_argument, checked_base_url, resolve_tournament
 
 

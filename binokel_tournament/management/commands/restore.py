@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ...services.backup import restore
 from ...services.errors import DeskError
+from ...services.server.backup import restore
 from ..common import ensure_database
 
 

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from ...models import Membership, Role, Round, ScoreSheet, SheetStatus
-from ...services.simulation import simulate_round
+from ...services.evening.simulation import simulate_round
 from ..common import resolve_tournament
 
 

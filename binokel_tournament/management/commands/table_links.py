@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from ...models import Round
-from ...services.public_links import table_url
+from ...services.server.public_links import table_url
 from ..common import add_base_url_argument, checked_base_url, resolve_tournament
 
 

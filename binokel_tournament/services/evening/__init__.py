@@ -1,0 +1,1 @@
+"""The tournament's evening: registration, seating and rounds, standings, players, pace."""

@@ -1,0 +1,152 @@
+"""The pace of the evening from the database: when each round started, when each phone's
+games arrived (the audit log's ``sheet.table`` entries), when each sheet was complete (the
+last game from a phone, or the first save of a paper sheet typed at the desk) — handed to the
+engine (``charity.pace``), which forecasts the round's end and the prize-giving.
+
+The forecast is kept in the cache for a short while per tournament: the board, the beamer
+and a hall of personal pages ask for it all the time."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.cache import cache
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from charity.pace import Forecast, PacePlan, RoundClock, TableClock, forecast
+
+from ...models import AuditLog, ScoreSheet, Table, Tournament
+from ..sheets import sheet_fields as F
+
+KEEP_SECONDS = 20  # a forecast is made again at most this often (and after every change)
+PHONE_GAME = ("sheet.table",)
+SHEET_SAVES = ("sheet.save", "sheet.confirm", "sheet.table_confirm")
+
+
+def plan_of(tournament: Tournament) -> PacePlan:
+    return PacePlan(
+        minutes_per_game=float(tournament.pace_minutes),
+        break_minutes=float(tournament.break_minutes),
+    )
+
+
+def round_clocks(tournament: Tournament) -> list[RoundClock]:
+    """Every round with its tables' games as far as they arrived."""
+    rules = tournament.rules()
+    rounds = list(tournament.round_set.order_by("number"))
+    tables = list(
+        Table.objects.filter(round__tournament=tournament).values_list(
+            "pk", "round_id", "number", "kind"
+        )
+    )
+    sheets = {
+        pk: (table_id, complete, entries)
+        for pk, table_id, complete, entries in ScoreSheet.objects.filter(
+            table__round__tournament=tournament
+        ).values_list("pk", "table_id", "complete", "entries")
+    }
+    # when each game first arrived from a phone, and when each sheet was first saved
+    first_game: dict[int, dict[int, datetime]] = defaultdict(dict)
+    first_save: dict[int, datetime] = {}
+    entries = (
+        AuditLog.objects.filter(
+            tournament=tournament,
+            object_type="ScoreSheet",
+            action__in=PHONE_GAME + SHEET_SAVES,
+        )
+        .order_by("at", "id")
+        .values_list("object_id", "action", "at", "after")
+    )
+    for object_id, action, at, after in entries:
+        if not object_id.isdigit():
+            continue
+        sheet_id = int(object_id)
+        if action in PHONE_GAME and isinstance(after, dict):
+            for name in after:
+                game = F.game_of(name)
+                if game is not None:
+                    first_game[sheet_id].setdefault(game, at)
+        elif action in SHEET_SAVES:
+            first_save.setdefault(sheet_id, at)
+    by_table = {table_id: (pk, complete, data) for pk, (table_id, complete, data) in sheets.items()}
+    clocks: dict[int, list[TableClock]] = defaultdict(list)
+    for pk, round_id, number, kind in tables:
+        games = rules.games_for(kind)
+        found = by_table.get(pk)
+        arrived: tuple[datetime, ...] = ()
+        finished = None
+        if found is not None:
+            sheet_pk, complete, data = found
+            present = {n for n in (F.game_of(k) for k in data) if n is not None}
+            times = first_game.get(sheet_pk, {})
+            arrived = tuple(sorted(t for n, t in times.items() if n in present))
+            if complete:
+                finished = arrived[-1] if len(arrived) >= games else first_save.get(sheet_pk)
+                if finished is None and arrived:
+                    finished = arrived[-1]
+        clocks[round_id].append(TableClock(number, games, arrived, finished))
+    return [
+        RoundClock(r.number, r.started_at, tuple(sorted(clocks[r.pk], key=lambda t: t.number)))
+        for r in rounds
+    ]
+
+
+def evening_forecast(tournament: Tournament, now: datetime | None = None) -> Forecast | None:
+    """The forecast of the round being played and of the prize-giving (None before the first
+    round and after the last). Made at most every ``KEEP_SECONDS`` per tournament and kept for
+    all who ask (the board, the beamer, every player's page): the forecast moves by minutes,
+    while the games arrive every few seconds."""
+    if now is not None:
+        return forecast(round_clocks(tournament), now, plan_of(tournament))
+    # a round started (or its start taken back) and a changed plan show at once
+    starts = tournament.round_set.filter(started_at__isnull=False).values_list("started_at")
+    stamp = max((s for (s,) in starts if s is not None), default=None)
+    key = (
+        f"binokel:pace:{tournament.pk}:{tournament.pace_minutes}:{tournament.break_minutes}:"
+        f"{len(starts)}:{stamp.timestamp() if stamp else 0}"
+    )
+    kept = cache.get(key)
+    if kept is not None:
+        return kept[0]
+    result = forecast(round_clocks(tournament), timezone.now(), plan_of(tournament))
+    cache.set(key, (result,), KEEP_SECONDS)
+    return result
+
+
+@dataclass(frozen=True)
+class PaceLine:
+    """The forecast in words, for the board, the beamer and the players' pages."""
+
+    text: str
+    basis: str
+    behind: tuple[int, ...]  # tables far behind (for the desk)
+
+
+def _clock(at: datetime) -> str:
+    return formats.time_format(timezone.localtime(at), "H:i")
+
+
+def pace_line(result: Forecast | None) -> PaceLine | None:
+    """ "Durchgang 2 endet voraussichtlich ca. 21:40 · Siegerehrung ca. 23:10" and its basis
+    "aus 68 Spielen, 3,4 min je Spiel" (before any game: "nach Plan, 4,0 min je Spiel")."""
+    if result is None:
+        return None
+    text = _(
+        "Durchgang %(round)s endet voraussichtlich ca. %(end)s · Siegerehrung ca. %(prize)s"
+    ) % {
+        "round": result.round,
+        "end": _clock(result.round_end),
+        "prize": _clock(result.prize_giving),
+    }
+    minutes = formats.number_format(round(result.minutes_per_game, 1), 1)
+    if result.games_seen:
+        basis = _("aus %(games)s Spielen, %(minutes)s min je Spiel") % {
+            "games": result.games_seen,
+            "minutes": minutes,
+        }
+    else:
+        basis = _("nach Plan, %(minutes)s min je Spiel") % {"minutes": minutes}
+    return PaceLine(text, basis, tuple(t.number for t in result.behind))

@@ -1,0 +1,1 @@
+"""The charity evening: fees and donations, prizes, sub-rankings, cups, statistics."""

@@ -1,0 +1,1 @@
+"""What keeps the hall running: backups, the public cache, addresses and QR codes, limits."""

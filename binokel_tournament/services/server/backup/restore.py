@@ -1,0 +1,459 @@
+"""A backup document into the database (``restore``): all or nothing, checked field by field
+against the models; a copy beside its original gets its own slug, links and codes."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import DatabaseError, models, transaction
+from django.utils.translation import gettext as _
+
+from scoring import ScoringError
+
+from ....models import (
+    AuditLog,
+    Competition,
+    Entrant,
+    ExtraDonation,
+    Game,
+    Membership,
+    PartyResult,
+    PersonalLink,
+    Player,
+    Prize,
+    Role,
+    Round,
+    ScoreSheet,
+    Seat,
+    Series,
+    Table,
+    TableEntry,
+    Tournament,
+    WaitingRegistration,
+    new_entry_token,
+    new_personal_code,
+    new_personal_token,
+)
+from ...access import Actor, account_id, require_create_tournament
+from .dump import UNRESOLVED
+from .format import FORMAT, MAX_BYTES, USER_FIELDS, VERSION, BackupError, _build, _from_json
+
+logger = logging.getLogger("binokel.backup")
+
+
+logger = logging.getLogger("binokel.backup")
+
+# --- restore -------------------------------------------------------------------------------
+
+
+@dataclass
+class RestoreResult:
+    tournament: Tournament
+    created_users: list[str]
+    skipped_members: list[str]  # accounts that do not exist here (desk upload)
+
+
+def read_document(data: bytes) -> dict[str, Any]:
+    if len(data) > MAX_BYTES:
+        raise BackupError(_("Die Datei ist zu groß für eine Sicherung."))
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise BackupError(_("Die Datei ist keine Sicherung (kein lesbares JSON).")) from exc
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise BackupError(_("Die Datei ist keine Sicherung dieses Programms."))
+    if document.get("version") != VERSION:
+        raise BackupError(
+            _("Diese Sicherung hat das Format %(version)s; dieses Programm liest Format %(ours)s.")
+            % {"version": document.get("version"), "ours": VERSION}
+        )
+    return document
+
+
+def restore(
+    data: bytes | dict[str, Any],
+    *,
+    slug: str | None = None,
+    user: Actor = None,
+    create_users: bool = True,
+) -> RestoreResult:
+    """Bring a backup into this database as a new tournament (under its own slug or ``slug``).
+    Accounts the backup names are created with their password hash when ``create_users``
+    (the command line); from the desk (``create_users=False``) only existing accounts become
+    members, and the uploading organiser becomes organiser of the restored tournament."""
+    if user is not None:
+        require_create_tournament(user)
+    document = read_document(data) if isinstance(data, bytes) else data
+    try:
+        with transaction.atomic():
+            result = _restore(document, slug, user, create_users)
+            from ...sheets.integrity import rescore_mismatches
+
+            problems = rescore_mismatches(result.tournament, limit=3)
+            if problems:
+                raise BackupError(
+                    _("Die Sicherung ist widersprüchlich (gespeicherte Punkte): %(problems)s")
+                    % {"problems": "; ".join(problems)}
+                )
+    except BackupError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, ValidationError, DatabaseError) as exc:
+        detail = "; ".join(exc.messages) if isinstance(exc, ValidationError) else repr(exc)
+        raise BackupError(
+            _("Die Sicherung ist beschädigt und wurde nicht eingespielt: %(detail)s")
+            % {"detail": detail[:300]}
+        ) from exc
+    return result
+
+
+def _restore(
+    doc: dict[str, Any], slug: str | None, user: Actor, create_users: bool
+) -> RestoreResult:
+    """The document into the database, part by part (inside the caller's transaction)."""
+    slug = _checked_slug(slug or str(doc["tournament"]["slug"]))
+    accounts, created_users = _restore_accounts(doc["users"], create_users)
+
+    def account(name: Any) -> Any:
+        return accounts.get(str(name)) if name is not None else None
+
+    t = _restore_tournament(doc["tournament"], slug)
+    competitions = {}
+    for entry in doc["competitions"]:
+        c = _build(Competition, entry, (), tournament=t)
+        c.save()
+        competitions[c.mode] = c
+    entrant_of = _restore_entrants(doc, t, competitions)
+    _restore_links(doc, t, competitions, entrant_of)
+    tables = _restore_tables(doc, t, competitions, entrant_of)
+    _restore_sheets(doc["sheets"], tables, entrant_of, account)
+    # what the tables did on their phones (seat check, confirmation, help calls)
+    TableEntry.objects.bulk_create(
+        _build(TableEntry, e, ("table",), table=tables[tuple(e["table"])])
+        for e in doc.get("table_entries", [])
+    )
+    _restore_charity(doc, t, competitions, entrant_of)
+    _restore_series(doc.get("series", []), t, as_copy=slug != doc["tournament"]["slug"])
+    skipped = _restore_members(doc["members"], t, account, user)
+    new_keys = _new_keys(t)
+    AuditLog.objects.bulk_create(
+        _audit_entry(entry, t, account, new_keys) for entry in doc["audit"]
+    )
+    return RestoreResult(t, created_users, skipped)
+
+
+def _checked_slug(slug: str) -> str:
+    try:
+        validate_slug(slug)
+    except ValidationError as exc:
+        raise BackupError(
+            _("„%(slug)s“ ist kein gültiger Kurzname (Buchstaben, Ziffern, - und _).")
+            % {"slug": slug[:80]}
+        ) from exc
+    if Tournament.objects.filter(slug=slug).exists():
+        raise BackupError(
+            _(
+                "Es gibt schon ein Turnier mit dem Kurznamen „%(slug)s“. Bitte unter einem "
+                "neuen Kurznamen einspielen (restore DATEI --as NEUER-NAME)."
+            )
+            % {"slug": slug}
+        )
+    return slug
+
+
+def _restore_accounts(entries: list[Any], create: bool) -> tuple[dict[str, Any], list[str]]:
+    """The accounts the backup names: those this installation has, and (``create``) the
+    others made with their password hash. Returns (accounts by username, made)."""
+    User = get_user_model()
+    accounts: dict[str, Any] = {}
+    created: list[str] = []
+    for entry in entries:
+        username = str(entry["username"])
+        existing = User.objects.filter(username=username).first()
+        if existing is None and create:
+            if set(entry) != set(USER_FIELDS):
+                raise ValidationError("users: unexpected fields")
+            existing = User(
+                username=username,
+                password=str(entry["password"]),
+                is_active=entry["is_active"] is True,
+            )
+            existing.full_clean()
+            existing.save()
+            created.append(username)
+        if existing is not None:
+            accounts[username] = existing
+    return accounts, created
+
+
+def _restore_tournament(entry: dict[str, Any], slug: str) -> Tournament:
+    t = _build(Tournament, entry, ())
+    if slug != t.slug and Tournament.objects.filter(name=t.name, date=t.date).exists():
+        # a copy beside its original: the list of tournaments tells them apart
+        t.name = (_("%(name)s (Kopie %(slug)s)") % {"name": t.name, "slug": slug})[:200]
+    t.slug = slug
+    t.full_clean()
+    try:
+        t.rules()
+    except ScoringError as exc:
+        raise ValidationError(f"rules: {exc}") from exc
+    t.save()
+    return t
+
+
+def _restore_entrants(
+    doc: dict[str, Any], t: Tournament, competitions: dict[str, Competition]
+) -> dict[int, Entrant]:
+    """The entrants (by start number), linked to the player register: players this
+    installation knows (by uid) stay as they are."""
+    players: dict[str, Player] = {}
+    for entry in doc.get("players", []):
+        uid = str(entry["uid"])
+        known = Player.objects.filter(uid=uid).first()
+        if known is None:
+            known = _build(Player, entry, ())
+            known.full_clean()
+            known.save()
+        players[uid] = known
+
+    def player(uid: Any) -> Player | None:
+        return players[str(uid)] if uid is not None else None
+
+    entrants = Entrant.objects.bulk_create(
+        _build(
+            Entrant,
+            e,
+            ("competition", "player", "partner_player"),
+            tournament=t,
+            competition=competitions[e["competition"]],
+            player=player(e.get("player")),
+            partner_player=player(e.get("partner_player")),
+        )
+        for e in doc["entrants"]
+    )
+    return {e.start_number: e for e in entrants}
+
+
+def _taken(model: type[models.Model], field_name: str, values: list[str]) -> set[str]:
+    """Which of ``values`` another tournament's row already holds in ``field_name``."""
+    found = model._default_manager.filter(**{f"{field_name}__in": values})
+    return {str(v) for v in found.values_list(field_name, flat=True)}
+
+
+def _restore_links(
+    doc: dict[str, Any],
+    t: Tournament,
+    competitions: dict[str, Competition],
+    entrant_of: dict[int, Entrant],
+) -> None:
+    """The players' own links and the waiting list come back as they were sent and printed;
+    a copy restored beside its original gets links of its own."""
+    links = [
+        _build(PersonalLink, entry, ("entrant",), entrant=entrant_of[entry["entrant"]])
+        for entry in doc.get("personal_links", [])
+    ]
+    taken = _taken(PersonalLink, "token", [x.token for x in links]) | _taken(
+        PersonalLink, "code", [x.code for x in links]
+    )
+    for link in links:
+        if link.token in taken or link.code in taken:
+            link.token, link.code = new_personal_token(), new_personal_code()
+    PersonalLink.objects.bulk_create(links)
+    waiting = [
+        _build(
+            WaitingRegistration,
+            entry,
+            ("competition", "entrant"),
+            tournament=t,
+            competition=competitions[entry["competition"]],
+            entrant=entrant_of.get(entry["entrant"]) if entry.get("entrant") else None,
+        )
+        for entry in doc.get("waiting_registrations", [])
+    ]
+    taken = _taken(WaitingRegistration, "token", [w.token for w in waiting])
+    for w in waiting:
+        if w.token in taken:
+            w.token = new_entry_token()
+    WaitingRegistration.objects.bulk_create(waiting)
+
+
+def _restore_tables(
+    doc: dict[str, Any],
+    t: Tournament,
+    competitions: dict[str, Competition],
+    entrant_of: dict[int, Entrant],
+) -> dict[tuple[int, int], Table]:
+    """Rounds, tables (by round and number) and seats. The tables' phone links come back as
+    they were printed (a second laptop continues the evening); a copy restored beside its
+    original gets links of its own."""
+    rounds = {}
+    for entry in doc["rounds"]:
+        r = _build(Round, entry, (), tournament=t)
+        r.save()
+        rounds[r.number] = r
+    new_tables = [
+        (
+            _build(
+                Table,
+                entry,
+                ("round", "competition", "seats"),
+                round=rounds[entry["round"]],
+                competition=competitions[entry["competition"]],
+            ),
+            entry["seats"],
+        )
+        for entry in doc["tables"]
+    ]
+    taken = _taken(Table, "entry_token", [tb.entry_token for tb, _s in new_tables])
+    for tb, _seat_entries in new_tables:
+        if tb.entry_token in taken:
+            tb.entry_token = new_entry_token()
+    Table.objects.bulk_create([tb for tb, _seats in new_tables])
+    tables = {}
+    seats = []
+    for tb, seat_entries in new_tables:
+        tables[(tb.round.number, tb.number)] = tb
+        for s in seat_entries:
+            seats.append(
+                _build(Seat, s, ("table", "entrant"), table=tb, entrant=entrant_of[s["entrant"]])
+            )
+    Seat.objects.bulk_create(seats)
+    return tables
+
+
+def _restore_sheets(
+    entries: list[Any],
+    tables: dict[tuple[int, int], Table],
+    entrant_of: dict[int, Entrant],
+    account: Callable[[Any], Any],
+) -> None:
+    """The score sheets with their games and points, each with its own time again."""
+    sheet_objects = []
+    for entry in entries:
+        sheet = _build(
+            ScoreSheet,
+            entry,
+            ("table", "entered_by", "confirmed_by", "games"),
+            table=tables[tuple(entry["table"])],
+            entered_by=account(entry["entered_by"]),
+            confirmed_by=account(entry["confirmed_by"]),
+        )
+        sheet_objects.append((sheet, entry))
+    ScoreSheet.objects.bulk_create([s for s, _entry in sheet_objects])
+    games, game_entries = [], []
+    for sheet, entry in sheet_objects:
+        # bulk_create set updated_at to now (auto_now); give it back its time
+        ScoreSheet.objects.filter(pk=sheet.pk).update(
+            updated_at=_from_json(ScoreSheet._meta.get_field("updated_at"), entry["updated_at"])
+        )
+        for g in entry["games"]:
+            games.append(_build(Game, g, ("sheet", "parties"), sheet=sheet))
+            game_entries.append(g)
+    Game.objects.bulk_create(games)
+    PartyResult.objects.bulk_create(
+        _build(PartyResult, p, ("game", "entrant"), game=game, entrant=entrant_of[p["entrant"]])
+        for game, g in zip(games, game_entries, strict=True)
+        for p in g["parties"]
+    )
+
+
+def _restore_charity(
+    doc: dict[str, Any],
+    t: Tournament,
+    competitions: dict[str, Competition],
+    entrant_of: dict[int, Entrant],
+) -> None:
+    """The charity evening: extra donations and the prize table (older backups have none)."""
+    ExtraDonation.objects.bulk_create(
+        _build(ExtraDonation, d, (), tournament=t) for d in doc.get("extra_donations", [])
+    )
+    Prize.objects.bulk_create(
+        _build(
+            Prize,
+            p,
+            ("competition", "chosen_by"),
+            tournament=t,
+            competition=competitions[p["competition"]],
+            chosen_by=entrant_of[p["chosen_by"]] if p["chosen_by"] is not None else None,
+        )
+        for p in doc.get("prizes", [])
+    )
+
+
+def _restore_members(
+    entries: list[Any], t: Tournament, account: Callable[[Any], Any], user: Actor
+) -> list[str]:
+    """The members whose accounts exist here (the others are returned, skipped); the one
+    restoring becomes organiser."""
+    skipped: list[str] = []
+    for entry in entries:
+        member_user = account(entry["user"])
+        if member_user is None:
+            skipped.append(str(entry["user"]))
+            continue
+        _build(Membership, entry, ("user",), tournament=t, user=member_user).save()
+    if user is not None:
+        Membership.objects.update_or_create(
+            tournament=t, user_id=account_id(user), defaults={"role": Role.ORGANISER}
+        )
+    return skipped
+
+
+def _restore_series(entries: list[Any], t: Tournament, *, as_copy: bool) -> None:
+    """The cups the tournament counts for: a cup this installation knows (by its slug) takes
+    the tournament in, one it does not know is created with it. A copy restored under a new
+    slug counts for no cup: the original evening would count twice."""
+    if as_copy:
+        return
+    for entry in entries:
+        series = Series.objects.filter(slug=str(entry["slug"])).first()
+        if series is None:
+            series = _build(Series, entry, ())
+            series.full_clean()
+            series.save()
+        series.tournaments.add(t)
+
+
+def _new_keys(t: Tournament) -> dict[tuple[str, str], int]:
+    keys: dict[tuple[str, str], int] = {("Tournament", ""): t.pk}
+    for c in t.competitions.all():
+        keys[("Competition", c.mode)] = c.pk
+    for e in t.entrants.all():
+        keys[("Entrant", str(e.start_number))] = e.pk
+    for w in t.waiting_registrations.all():
+        keys[("WaitingRegistration", w.token)] = w.pk
+    for r in t.round_set.all():
+        keys[("Round", str(r.number))] = r.pk
+    for tb in Table.objects.filter(round__tournament=t).select_related("round"):
+        keys[("Table", f"{tb.round.number}/{tb.number}")] = tb.pk
+    for s in ScoreSheet.objects.filter(table__round__tournament=t).select_related("table__round"):
+        keys[("ScoreSheet", f"{s.table.round.number}/{s.table.number}")] = s.pk
+    for m in t.memberships.select_related("user"):
+        keys[("Membership", m.user.get_username())] = m.pk
+        keys[("User", m.user.get_username())] = m.user_id
+    return keys
+
+
+def _audit_entry(
+    entry: Any, t: Tournament, account: Any, keys: dict[tuple[str, str], int]
+) -> AuditLog:
+    entry = dict(entry)
+    object_key = entry.pop("object_key")
+    object_id = entry.pop("object_id")
+    user_name = entry.pop("user")
+    if object_key is not None:
+        pk = keys.get((str(entry.get("object_type")), str(object_key)))
+        if pk is None and entry.get("object_type") == "User":
+            found = account(object_key)
+            pk = found.pk if found is not None else None
+        stored_id = str(pk) if pk is not None else f"{UNRESOLVED}{object_key}"
+    else:
+        stored_id = f"{UNRESOLVED}{object_id}"
+    entry["object_id"] = stored_id[:60]
+    return _build(AuditLog, entry, ("user",), tournament=t, user=account(user_name))

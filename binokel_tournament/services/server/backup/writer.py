@@ -1,0 +1,429 @@
+"""The automatic backups: after every audited change (``schedule_backup``) the tournament is
+written to ``BACKUP_DIR/<slug>/`` by a writer off the request (a thread, or the hall's own
+backup process), at most every ``BACKUP_MIN_INTERVAL`` seconds, older files thinned; the
+outcome noted for the desk (``backup_status``); after a crash, what changed since the newest
+backup is written first (``changed_since_backup``)."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import os
+import re
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from ....models import AuditLog, ScoreSheet, Tournament
+from . import dump
+from .dump import DumpCache
+
+logger = logging.getLogger("binokel.backup")
+
+
+logger = logging.getLogger("binokel.backup")
+
+# --- automatic backups ---------------------------------------------------------------------
+
+
+def schedule_backup(tournament: Tournament) -> None:
+    """Back the tournament up once the current transaction has committed (a rolled-back
+    change writes nothing)."""
+    if not settings.BACKUP_AUTO:
+        return
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: auto_backups.request(tournament_id))
+
+
+FILE_NAME = re.compile(r"^(?P<slug>[-\w]+)-(?P<at>\d{8}-\d{6}-\d{6})\.json$")
+
+
+def backup_folder(slug: str) -> Path:
+    return Path(settings.BACKUP_DIR) / slug
+
+
+def list_backups(slug: str) -> list[Path]:
+    """The automatic backups of a tournament, newest first."""
+    folder = backup_folder(slug)
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if (m := FILE_NAME.match(p.name)) and m["slug"] == slug]
+    return sorted(found, key=lambda p: p.name, reverse=True)
+
+
+def write_atomically(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so that ``path`` is either the old file or the whole new
+    one, also after a crash or a power cut (temp file in the same folder, fsync, rename).
+    ``durable=False`` leaves out the two waits for the disk (for a note that is worth nothing
+    after a power cut)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
+    if not durable:
+        return
+    with suppress(OSError):  # the rename itself on disk (not possible on every system)
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+@contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """One writer per tournament folder across the server's processes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: one process (runserver) anyway
+        yield
+        return
+    with open(folder / ".lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+_caches: dict[int, DumpCache] = {}  # the writer's lines of each tournament's last backup
+
+
+def write_auto_backup(tournament_id: int, since: float = 0.0) -> Path | None:
+    """Write a backup of the tournament unless one started after ``since`` (a time after the
+    change to be covered committed) is already there; thin out the older ones (see
+    :func:`prune`). What happened (the time of the last backup, or the problem of the last
+    attempt) is noted for the desk (:func:`backup_status`); a failure is raised."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    folder = backup_folder(tournament.slug)
+    with _folder_lock(folder):
+        marker = folder / ".latest"
+        with suppress(FileNotFoundError, ValueError):
+            if float(marker.read_text()) > since:
+                return None  # a newer backup already holds this change
+        started = time.time()
+        cache = _caches.setdefault(tournament_id, DumpCache())
+        try:
+            data = dump.backup_bytes(tournament, cache=cache)
+            stamp = datetime.fromtimestamp(started, tz=UTC).strftime("%Y%m%d-%H%M%S-%f")
+            path = folder / f"{tournament.slug}-{stamp}.json"
+            write_atomically(path, data)
+            write_atomically(marker, repr(started).encode())
+        except Exception as exc:
+            _caches.pop(tournament_id, None)
+            _note_status(tournament.slug, problem=f"{type(exc).__name__}: {exc}"[:300])
+            raise
+        took = time.time() - started
+        _note_status(tournament.slug, ok_at=started, file=path.name, seconds=round(took, 3))
+        logger.info(
+            "backup %s: %d bytes in %.2f s (%d entries reused, %d encoded)",
+            path.name,
+            len(data),
+            took,
+            cache.reused,
+            cache.written,
+        )
+        prune(tournament.slug)
+    return path
+
+
+def prune(slug: str, now: float | None = None) -> list[Path]:
+    """Keep the newest ``BACKUP_KEEP`` backups and, of the older ones, the newest of every
+    ``BACKUP_THIN_MINUTES`` (a backup every few seconds for a whole evening would fill the
+    disk, and the organiser still finds the state of an hour ago). Returns what it removed."""
+    keep = max(1, settings.BACKUP_KEEP)
+    slot = max(1, int(getattr(settings, "BACKUP_THIN_MINUTES", 10))) * 60
+    seen_slots: set[int] = set()
+    removed = []
+    for number, path in enumerate(list_backups(slug)):  # newest first
+        match = FILE_NAME.match(path.name)
+        assert match is not None
+        at = datetime.strptime(match["at"], "%Y%m%d-%H%M%S-%f").replace(tzinfo=UTC)
+        bucket = int(at.timestamp()) // slot
+        if number < keep or bucket not in seen_slots:
+            seen_slots.add(bucket)
+            continue
+        with suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def _status_file(slug: str) -> Path:
+    """Where the outcome of the last attempt is noted: in the data folder, not beside the
+    backups (a full or pulled-out USB stick must not take the note of its problem with it)."""
+    return Path(settings.BACKUP_STATUS_DIR) / f"{slug}.json"
+
+
+def _note_status(slug: str, **values: Any) -> None:
+    """Note the outcome of an attempt (any process of the hall reads it)."""
+    status: dict[str, Any] = {}
+    with suppress(OSError, ValueError):
+        status = json.loads(_status_file(slug).read_text())
+    if "ok_at" in values:
+        status.pop("problem", None)
+        status.pop("problem_at", None)
+    else:
+        values["problem_at"] = time.time()
+    status.update(values)
+    try:
+        write_atomically(_status_file(slug), json.dumps(status).encode(), durable=False)
+    except OSError:
+        logger.exception("could not note the backup status of %s", slug)
+
+
+@dataclass(frozen=True)
+class BackupStatus:
+    """What the desk says about a tournament's automatic backups."""
+
+    last_at: datetime | None  # when the newest backup started (it holds everything before)
+    file: str
+    problem: str  # the last attempt failed (and no backup succeeded after it)
+    problem_at: datetime | None
+    waiting: bool  # a change is noted and its backup not yet written
+    auto: bool  # automatic backups are switched on (BACKUP_AUTO)
+
+    def age_seconds(self, now: datetime | None = None) -> float | None:
+        if self.last_at is None:
+            return None
+        return ((now or timezone.now()) - self.last_at).total_seconds()
+
+
+def backup_status(tournament: Tournament) -> BackupStatus:
+    status: dict[str, Any] = {}
+    with suppress(OSError, ValueError):
+        status = json.loads(_status_file(tournament.slug).read_text())
+
+    def when(value: Any) -> datetime | None:
+        return datetime.fromtimestamp(float(value), tz=UTC) if value else None
+
+    last_at = when(status.get("ok_at"))
+    if last_at is None:  # backups written before the status was noted
+        newest = list_backups(tournament.slug)[:1]
+        if newest:
+            last_at = datetime.fromtimestamp(newest[0].stat().st_mtime, tz=UTC)
+    return BackupStatus(
+        last_at=last_at,
+        file=str(status.get("file", "")),
+        problem=str(status.get("problem", "")),
+        problem_at=when(status.get("problem_at")),
+        waiting=(pending_folder() / str(tournament.pk)).exists()
+        or tournament.pk in auto_backups.pending,
+        auto=bool(settings.BACKUP_AUTO),
+    )
+
+
+def changed_since_backup() -> list[int]:
+    """The tournaments changed after their newest automatic backup started (or that have
+    none): after a crash, the backup writer starts with these."""
+    from django.db.models import Max
+
+    last_change: dict[int, datetime] = {}
+    for tournament_id, at in (
+        AuditLog.objects.filter(tournament__isnull=False)
+        .values_list("tournament_id")
+        .annotate(Max("at"))
+    ):
+        last_change[tournament_id] = at
+    for tournament_id, at in (
+        ScoreSheet.objects.values_list("table__round__tournament_id")
+        .annotate(Max("updated_at"))
+        .order_by()
+    ):
+        last_change[tournament_id] = max(at, last_change.get(tournament_id, at))
+    slugs = dict(Tournament.objects.values_list("pk", "slug"))
+    stale = []
+    for tournament_id, at in sorted(last_change.items()):
+        if tournament_id not in slugs:
+            continue
+        backed_up = 0.0
+        with suppress(OSError, ValueError):
+            backed_up = float((backup_folder(slugs[tournament_id]) / ".latest").read_text())
+        if at.timestamp() >= backed_up:
+            stale.append(tournament_id)
+    return stale
+
+
+class AutoBackups:
+    """Writes requested backups in a background thread of this process (started on the first
+    request, again after a fork), coalescing requests that arrive while it works."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.pending: dict[int, float] = {}  # tournament -> time of the latest change to cover
+        self.last: dict[int, float] = {}  # tournament -> when this process last wrote one
+        self.busy = False
+        self.thread: threading.Thread | None = None
+        self.pid = 0
+
+    def request(self, tournament_id: int) -> None:
+        since = time.time()  # after the commit: a backup started later holds the change
+        if os.environ.get(WORKER_ENV):  # the hall's backup process writes it
+            mark_pending(tournament_id, since)
+            return
+        if not getattr(settings, "BACKUP_IN_BACKGROUND", True):
+            self._write(tournament_id, since)
+            return
+        with self.condition:
+            self.pending[tournament_id] = since
+            if self.thread is None or self.pid != os.getpid() or not self.thread.is_alive():
+                self.pid = os.getpid()
+                self.thread = threading.Thread(target=self._run, name="binokel-backup", daemon=True)
+                self.thread.start()
+            self.condition.notify_all()
+
+    def _write(self, tournament_id: int, since: float) -> None:
+        try:
+            write_auto_backup(tournament_id, since)
+        except Exception:
+            logger.exception("automatic backup of tournament %s failed", tournament_id)
+
+    def _next(self) -> tuple[int, float]:
+        """Wait for a tournament whose backup is due: requested, and its last backup from this
+        process at least BACKUP_MIN_INTERVAL seconds ago (a burst of confirmations shares one)."""
+        interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+        with self.condition:
+            while True:
+                now = time.monotonic()
+                due = [t for t in self.pending if self.last.get(t, -interval) + interval <= now]
+                if due:
+                    self.busy = True
+                    return due[0], self.pending.pop(due[0])
+                if self.pending:
+                    self.condition.wait(
+                        min(self.last.get(t, now) + interval for t in self.pending) - now
+                    )
+                else:
+                    self.condition.wait()
+
+    def _run(self) -> None:
+        from django.db import connections
+
+        while True:
+            tournament_id, since = self._next()
+            try:
+                self._write(tournament_id, since)
+            finally:
+                connections.close_all()
+                with self.condition:
+                    self.last[tournament_id] = time.monotonic()
+                    self.busy = False
+                    self.condition.notify_all()
+
+    def flush(self, timeout: float = 60.0) -> bool:
+        """Wait until every requested backup is written; False on time-out."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while (
+                (self.pending or self.busy) and self.thread is not None and self.thread.is_alive()
+            ):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.condition.wait(left)
+        return True
+
+
+auto_backups = AutoBackups()
+
+# --- the hall's backup process ---------------------------------------------------------------
+# Under gunicorn the backups are written by one process of their own at a lower priority
+# (manage.py hall starts it): a backup of a big tournament takes a second or two of CPU, which
+# in a web worker would hold up that worker's requests. The web workers only leave a note.
+
+WORKER_ENV = "BINOKEL_BACKUP_PROCESS"
+
+
+def pending_folder() -> Path:
+    return Path(settings.BACKUP_DIR) / ".pending"
+
+
+def mark_pending(tournament_id: int, since: float) -> None:
+    """Note that the tournament needs a backup holding changes up to ``since``. The note is
+    renamed into place but not waited for on disk: a desk's save does not wait for it, and
+    after a power cut the database itself holds every acknowledged save (the next
+    confirmation notes the backup again)."""
+    write_atomically(pending_folder() / str(tournament_id), repr(since).encode(), durable=False)
+
+
+def backup_process_loop(
+    stop: threading.Event, poll: float = 0.5, caught_up: Callable[[], object] | None = None
+) -> None:
+    """Write the backups that the web workers noted, coalescing notes per tournament and
+    keeping BACKUP_MIN_INTERVAL between two backups of one tournament, until ``stop``. First,
+    after a crash, the tournaments changed since their newest backup; ``caught_up`` is called
+    once those are written (the hall lowers the writer's priority then: right after a restart
+    the desks and phones come back at once, and the backup of the state before the crash must
+    not wait for them)."""
+    from django.db import connections
+
+    last: dict[int, float] = {}
+    interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+    try:
+        stale = changed_since_backup() if settings.BACKUP_AUTO else []
+        for tournament_id in stale:
+            started = time.time()
+            try:
+                write_auto_backup(tournament_id, started)
+            except Exception:  # noted for the desk; the loop below tries again
+                logger.exception("automatic backup of tournament %s failed", tournament_id)
+                mark_pending(tournament_id, started)
+            last[tournament_id] = time.monotonic()
+    except Exception:
+        logger.exception("could not look for changes since the last backups")
+    finally:
+        connections.close_all()
+    if caught_up is not None:
+        caught_up()
+    while not stop.is_set():
+        folder = pending_folder()
+        notes = sorted(folder.iterdir()) if folder.is_dir() else []
+        for note in notes:
+            if not note.name.isdigit():
+                continue
+            tournament_id = int(note.name)
+            if time.monotonic() - last.get(tournament_id, -interval) < interval:
+                continue
+            try:
+                text = note.read_text()
+                since = float(text)
+            except (OSError, ValueError):
+                continue
+            try:
+                write_auto_backup(tournament_id, since)
+            except Exception:  # the note stays: tried again after the interval
+                logger.exception("automatic backup of tournament %s failed", tournament_id)
+                continue
+            finally:
+                connections.close_all()
+                last[tournament_id] = time.monotonic()
+            with suppress(OSError):
+                if note.read_text() == text:  # no newer note came in meanwhile
+                    note.unlink()
+        stop.wait(poll)
+
+
+atexit.register(auto_backups.flush)

@@ -1,0 +1,182 @@
+"""The public pages for a hall full of phones: each page is made once per change, not once per
+request.
+
+Public pages (standings, beamer, statistics, "Wo sitze ich?", the tournament page, ...) are kept
+in Django's cache framework under a key that holds a *generation*: a random token that every
+change the public pages show replaces. A page is never older than the last committed change:
+the generation is read before the page is made, and a change replaces it (also) after its
+transaction has committed, so a page kept under the current generation was made after every
+change before it. The cache is the one in ``CACHES`` (settings): a file cache in the data
+folder that all the hall server's workers share, or Redis when ``CACHE_URL``/``REDIS_URL`` is
+set.
+
+What changes the generation:
+
+- every saved or deleted object of this app that public pages show (model signals), except the
+  score sheets and their games: a draft typed at the desk changes no public page, so a sheet
+  counts when it is or was counted (confirmed, or confirmed at the table) -- the sheet's one
+  writer says so (:func:`sheet_changed`), and only for the pages that show results of its
+  tournament and competition (a confirmation in the Einzel makes the Einzel standings anew,
+  not the Paare standings);
+- every audited change that is not a sheet's (bulk changes write no model signals, but they
+  are audited: a registration batch, a seating, new start numbers);
+- the start of the hall server (a change whose process was killed between its commit and its
+  note must not leave an old page behind).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+GENERATION_KEY = "binokel:public:generation"
+APP_LABEL = "binokel_tournament"
+# What public pages never show, or show through the sheet's writer: saved very often (typing
+# drafts, the phones' activity, the audit entries themselves), they must not empty the cache.
+NOT_SHOWN = {
+    "SheetDraft",
+    "SubmissionReceipt",
+    "AuditLog",
+    "TableEntry",
+    "Membership",
+    "ScoreSheet",
+    "Game",
+    "PartyResult",
+}
+# Scopes of the results: a counted sheet of competition C of tournament T changes the pages of
+# every cup ("sheets"), of T and of C. Everything else changes the generation of all pages.
+SHEETS = "sheets"
+
+
+def tournament_scope(slug: str) -> str:
+    return f"t:{slug}"
+
+
+def competition_scope(slug: str, mode: str) -> str:
+    return f"c:{slug}:{mode}"
+
+
+def entries_scope(slug: str) -> str:
+    """What the tables entered, drafts included (the players' own pages show their games)."""
+    return f"e:{slug}"
+
+
+def _key(scope: str) -> str:
+    return f"{GENERATION_KEY}:{scope}" if scope else GENERATION_KEY
+
+
+def generation(*scopes: str) -> str:
+    """The current generation of pages that show these scopes (and everything else); each
+    part is made on first use."""
+    keys = [_key(scope) for scope in ("", *scopes)]
+    found = cache.get_many(keys)
+    parts = []
+    for key in keys:
+        value = found.get(key)
+        if value is None:
+            value = uuid.uuid4().hex
+            if not cache.add(key, value, None):  # another worker was first
+                value = cache.get(key) or value
+        parts.append(str(value))
+    return ".".join(parts)
+
+
+T = TypeVar("T")
+WAIT_SECONDS = 10.0  # how long a request waits for another that makes the same thing
+
+
+def made_elsewhere(key: str) -> Any:
+    """None when this request is to make what ``key`` keeps (nobody else is making it, or the
+    other took too long); otherwise what the other request made meanwhile. A hall of phones
+    asking at once after a change has it made once, not once per phone."""
+    if cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+        return None
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        kept = cache.get(key)
+        if kept is not None:
+            return kept
+        if cache.get(key + ":making") is None:  # the other gave up (an error): make it here
+            break
+    cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1)
+    return None
+
+
+def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
+    """What ``key`` keeps, else made once by ``make`` (others asking meanwhile wait for it)
+    and kept ``seconds``. ``make`` must not return None."""
+    kept = cache.get(key)
+    if kept is None:
+        kept = made_elsewhere(key)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return,unused-ignore]
+    try:
+        made = make()
+        cache.set(key, made, seconds)
+    finally:
+        cache.delete(key + ":making")
+    return made
+
+
+def changed(*scopes: str) -> None:
+    """Every public page made so far that shows these scopes (no scope: every page) is out of
+    date: now, and again once the current transaction has committed (a page made between the
+    two from the state before the commit is then out of date too; a transaction that never
+    commits, as in the tests, still shows)."""
+    keys = [_key(scope) for scope in scopes] or [_key("")]
+
+    def renew() -> None:
+        cache.set_many({key: uuid.uuid4().hex for key in keys}, None)
+
+    renew()
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(renew)
+
+
+def table_scope(tournament_slug: str, table_id: int) -> str:
+    """What one table entered, drafts included: the pages of the players at that table show
+    their games (a save elsewhere in the hall leaves their pages as they are)."""
+    return f"e:{tournament_slug}:{table_id}"
+
+
+def sheet_changed(
+    tournament_slug: str,
+    mode: str,
+    status_before: str | None,
+    status_after: str,
+    table_id: int | None = None,
+) -> None:
+    """A score sheet was stored: public pages count it when it is or was not a draft; the
+    players' own pages show it anyway."""
+    from ...models import SheetStatus
+
+    changed(entries_scope(tournament_slug))
+    if table_id is not None:
+        changed(table_scope(tournament_slug, table_id))
+    if status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT:
+        changed(SHEETS, tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
+
+
+def audited(action: str) -> None:
+    """An audited change (see the module docstring)."""
+    if not action.startswith(("sheet.", "login")):
+        changed()
+
+
+def _on_model_change(sender: Any, **kwargs: Any) -> None:
+    meta = getattr(sender, "_meta", None)
+    if meta is not None and meta.app_label == APP_LABEL and sender.__name__ not in NOT_SHOWN:
+        changed()
+
+
+def connect() -> None:
+    """Listen to this app's model changes (called once, when the app is ready)."""
+    for signal in (post_save, post_delete, m2m_changed):
+        signal.connect(_on_model_change, dispatch_uid=f"binokel_public_cache_{id(signal)}")

@@ -1,0 +1,631 @@
+"""Tables enter their own games on a phone, through a link of their own (a QR code on the table
+card and the pre-filled sheet). The paper sheet stays on the table as the record.
+
+What a link may do: read and write its own table's sheet of its own round, nothing else; no
+login. The link is an unguessable token; re-issuing it makes the old one useless at once, and
+the organiser can switch all links of a tournament off. Games go into the same score sheet the
+desk types (``ScoreSheet.entries``, the desk's wire format), one game at a time, each checked and
+scored by the sheet engine before it is kept; a retried game (the reply was lost) is recognised
+by the phone's key for it. When the round is over the opponents confirm the sheet on the phone;
+from then on only the desk can change it, and the desk confirms it like any other sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.tables import table_shape
+
+from ...models import (
+    GameKind,
+    ScoreSheet,
+    Seat,
+    SheetStatus,
+    Table,
+    TableEntry,
+    Tournament,
+    new_entry_token,
+)
+from ..access import Action, Actor, require
+from ..audit import log_action
+from ..errors import DeskError, active_language
+from ..evening.rounds import require_started
+from ..server import public_cache
+from ..server.backup import schedule_backup
+from . import sheet_fields as F
+from .results import (
+    SOURCE_DESK,
+    SOURCE_TABLE,
+    SheetEvaluation,
+    commit_sheet,
+    evaluate_table,
+    locked_sheet,
+    person,
+    receipt_of,
+    record_receipt,
+)
+from .writes import write_transaction
+
+
+class TableLinkError(DeskError):
+    """The link does not open a table (unknown, re-issued, or links are switched off)."""
+
+
+class TableLocked(DeskError):
+    """The table confirmed its sheet (or the desk did): only the desk can change it now."""
+
+
+class GameRefused(DeskError):
+    """A game the engine found errors in: nothing was kept; the messages say why."""
+
+    def __init__(self, messages: dict[str, list[str]]) -> None:
+        super().__init__(" ".join(m for ms in messages.values() for m in ms))
+        self.messages = messages
+
+
+# --- links ---------------------------------------------------------------------------------------
+def reissue_link(table: Table, user: Actor) -> str:
+    """A new link for one table (e.g. a phone was lost): the old one stops working at once."""
+    tournament = table.round.tournament
+    require(user, tournament, Action.TABLE_LINKS)
+    table.entry_token = new_entry_token()
+    table.save(update_fields=["entry_token"])
+    log_action(tournament, user, "table.link", table, after={"table": table.number})
+    return table.entry_token
+
+
+def table_by_token(token: str) -> Table:
+    """The table a link opens, with everything its page shows; TableLinkError otherwise."""
+    if not token:
+        raise TableLinkError(_("Dieser Tisch-Link gilt nicht (mehr)."))
+    table = (
+        Table.objects.select_related("round__tournament", "competition", "sheet", "entry")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("entrant")))
+        .filter(entry_token=token)
+        .first()
+    )
+    if table is None or not table.round.tournament.table_entry:
+        raise TableLinkError(_("Dieser Tisch-Link gilt nicht (mehr)."))
+    return table
+
+
+def _entry(table: Table, lock: bool = False) -> TableEntry:
+    query = TableEntry.objects.select_for_update() if lock else TableEntry.objects
+    found = query.filter(table=table).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return TableEntry.objects.create(table=table)
+    except IntegrityError:  # the table's other phone made it a moment ago
+        return query.get(table=table)
+
+
+def _touch(entry: TableEntry, *changed: str) -> None:
+    entry.last_activity_at = timezone.now()
+    entry.save(update_fields=["last_activity_at", *changed])
+
+
+# --- who sits where --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Chair:
+    seat: int  # 1-based, dealing order
+    column: int  # 1-based party column
+    start_number: int
+    name: str
+    deals_first: bool
+    keeps_score: bool
+
+
+def chairs(table: Table) -> list[Chair]:
+    """The chairs of the table in dealing order, with who sits there (the engine's roles)."""
+    shape = table_shape(table.kind)
+    entrants = [s.entrant for s in sorted(table.seats.all(), key=lambda s: s.position)]
+    out = []
+    for seat in range(shape.seats):
+        column, which = shape.player_of_seat(seat)
+        entrant = entrants[column]
+        out.append(
+            Chair(
+                seat + 1,
+                column + 1,
+                entrant.start_number,
+                person(entrant, which),
+                seat == 0,
+                seat == shape.scorer_seat,
+            )
+        )
+    return out
+
+
+def check_seats(table: Table, numbers: Sequence[int | None]) -> list[str]:
+    """Compare the start numbers typed chair by chair with the seating plan; the problems
+    (empty: everyone sits where the plan says, and that is recorded)."""
+    require_started(table.round)
+    expected = chairs(table)
+    problems: list[str] = []
+    if len(numbers) != len(expected):
+        return [_("Bitte für jeden Platz eine Startnummer eintragen.")]
+    for chair, number in zip(expected, numbers, strict=True):
+        if number is None:
+            problems.append(
+                _("Platz %(seat)s: bitte die Startnummer eintragen.") % {"seat": chair.seat}
+            )
+        elif number != chair.start_number:
+            problems.append(_where_else(table, chair, number))
+    if not problems:
+        with write_transaction():
+            entry = _entry(table, lock=True)
+            entry.seats_checked_at = entry.seats_checked_at or timezone.now()
+            entry.last_activity_at = timezone.now()
+            entry.save(update_fields=["seats_checked_at", "last_activity_at"])
+    return problems
+
+
+def _where_else(table: Table, chair: Chair, number: int) -> str:
+    here = next((c for c in chairs(table) if c.start_number == number), None)
+    if here is not None:
+        return _(
+            "Platz %(seat)s: die Startnummer %(number)s sitzt an diesem Tisch auf Platz "
+            "%(other)s. Bitte so setzen, wie der Tischplan sagt."
+        ) % {"seat": chair.seat, "number": number, "other": here.seat}
+    elsewhere = (
+        Seat.objects.filter(table__round=table.round, entrant__start_number=number)
+        .select_related("table")
+        .first()
+    )
+    if elsewhere is not None:
+        return _(
+            "Platz %(seat)s: die Startnummer %(number)s spielt in diesem Durchgang an Tisch "
+            "%(table)s, nicht hier. Ist das der richtige Tisch?"
+        ) % {"seat": chair.seat, "number": number, "table": elsewhere.table.number}
+    return _("Platz %(seat)s: die Startnummer %(number)s spielt in diesem Durchgang nicht.") % {
+        "seat": chair.seat,
+        "number": number,
+    }
+
+
+# --- games -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSaved:
+    evaluation: SheetEvaluation
+    repeated: bool = False
+
+
+class BadGame(DeskError):
+    """A request that is no game (malformed, empty, of the wrong types): nothing changed."""
+
+
+class GameConflict(DeskError):
+    """The game was changed since the phone's values were typed on it (another phone, the desk):
+    nothing was kept; the phone shows both versions and the person chooses."""
+
+    def __init__(self, number: int, sheet: ScoreSheet | None, columns: int) -> None:
+        entries = sheet.entries if sheet is not None else {}
+        stamp = F.game_stamps(entries).get(number, "")
+        source = (sheet.game_sources or {}).get(str(number)) if sheet is not None else None
+        who = _("die Turnierleitung") if source == SOURCE_DESK else _("ein anderes Handy")
+        if stamp:
+            text = _(
+                "Spiel %(n)s hat inzwischen %(who)s anders eingetragen. Nichts wurde "
+                "überschrieben: bitte beide Fassungen vergleichen und eine wählen."
+            )
+        else:
+            text = _(
+                "Spiel %(n)s hat inzwischen %(who)s gelöscht. Nichts wurde überschrieben: "
+                "bitte wählen, ob Ihre Fassung gelten soll."
+            )
+        super().__init__(text % {"n": number, "who": who})
+        self.number = number
+        self.stamp = stamp
+        self.source = source or ""
+        self.theirs = F.game_values(entries, number, columns) if stamp else None
+
+
+def check_game(table: Table, number: int, values: Mapping[str, object]) -> SheetEvaluation:
+    """The sheet as it would be with this game entered (nothing is kept): the engine's
+    messages, points and running totals for the phone while the game is typed."""
+    sheet = getattr(table, "sheet", None)
+    entries = F.without_game(sheet.entries if sheet else {}, number)
+    columns = table_shape(table.kind).columns
+    return evaluate_table(table, {**entries, **F.game_entries(number, values, columns)})
+
+
+_INT_ATTRS = ("declarer", "bid", "dealer")
+_COLUMN_INTS = ("meld", "tricks", "penalty")
+
+
+def phone_game(number: int, values: object, columns: int) -> dict[str, str]:
+    """The fields of one game sent by a phone, checked for shape and types first: ``kind`` a
+    word, ``declarer``/``bid``/``dealer`` and every column's ``meld``/``tricks``/``penalty``
+    whole numbers (or empty), ticks true or false, ``columns`` one object per party. A body of
+    another shape is refused (BadGame, nothing changes); a value of the wrong type is refused
+    on its field (GameRefused); what the values mean is the engine's to judge."""
+    unreadable = _("Das Spiel ist nicht lesbar; nichts wurde geändert.")
+    if not isinstance(values, Mapping):
+        raise BadGame(unreadable)
+    raw_columns = values.get("columns")
+    if not isinstance(raw_columns, list) or len(raw_columns) != columns:
+        raise BadGame(unreadable)
+    if not all(isinstance(c, Mapping) for c in raw_columns):
+        raise BadGame(unreadable)
+    kind = values.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise BadGame(unreadable)
+    messages: dict[str, list[str]] = {}
+    not_whole = _("Bitte eine ganze Zahl eintragen.")
+
+    def whole(field: str, value: object) -> None:
+        if value is None or value == "" or (isinstance(value, int) and not isinstance(value, bool)):
+            return
+        messages.setdefault(field, []).append(not_whole)
+
+    def tick(value: object) -> None:
+        if value is not None and not isinstance(value, bool):
+            raise BadGame(unreadable)
+
+    for attr in _INT_ATTRS:
+        whole(attr, values.get(attr))
+    tick(values.get("notrick"))
+    for c, column in enumerate(raw_columns, start=1):
+        for attr in _COLUMN_INTS:
+            whole(f"columns.{c}.{attr}", column.get(attr))
+        tick(column.get("revoked"))
+    if messages:
+        raise GameRefused(messages)
+    fields = F.game_entries(number, values, columns)
+    if set(fields) <= {F.game_field(number, "kind"), F.game_field(number, "dealer")}:
+        raise BadGame(_("Das Spiel ist leer; nichts wurde geändert."))
+    return fields
+
+
+def save_game(
+    table: Table,
+    number: int,
+    values: object,
+    key: str,
+    base: str | None,
+    delete: bool = False,
+) -> GameSaved:
+    """Keep one game entered at the table, or remove it (``delete``: the phone's explicit,
+    confirmed delete; never an empty or malformed body). ``key`` is the phone's own key for
+    this step: the same key with the same values again is the same save. ``base`` is the stamp
+    of the game the values were typed on (``""``: a new game; None: the phone named none): if
+    the game is stored otherwise now, nothing is kept and GameConflict carries both versions.
+
+    The sheet is scored with the new game before the write transaction, from the sheet as the
+    table was loaded (``table_by_token``); inside it, only when someone saved the sheet in
+    between (the table's other phone, the desk) is it scored again. The version itself is
+    stored by the one writer (``results.commit_sheet``). Afterwards ``table.sheet`` and
+    ``table.entry`` are what was stored, for the phone's answer."""
+    tournament = table.round.tournament
+    columns = table_shape(table.kind).columns
+    if not 1 <= number <= tournament.rules().games_for(table.kind):
+        raise BadGame(_("Dieses Spiel gibt es auf dem Zettel nicht."))
+    require_started(table.round)
+    fields: dict[str, str] = {} if delete else phone_game(number, values, columns)
+    receipt = _receipt_key(key, number, fields, base)
+    loaded: ScoreSheet | None = getattr(table, "sheet", None)
+    seen = (loaded.pk, loaded.version) if loaded is not None else None
+    evaluation = _with_game(table, loaded.entries if loaded else {}, number, fields)
+    for _attempt in range(2):
+        try:
+            with write_transaction():
+                if receipt_of(receipt, table) is not None:
+                    done_sheet = ScoreSheet.objects.get(table=table)
+                    table.sheet = done_sheet
+                    return GameSaved(evaluate_table(table, done_sheet.entries), repeated=True)
+                entry = _entry(table, lock=True)
+                sheet = locked_sheet(table)
+                if entry.confirmed_at is not None or (
+                    sheet is not None and sheet.status != SheetStatus.DRAFT
+                ):
+                    raise TableLocked(
+                        _("Der Zettel ist bestätigt: ändern kann ihn jetzt nur die Turnierleitung.")
+                    )
+                stored = F.game_stamps(sheet.entries if sheet else {}).get(number, "")
+                if (base or "") != stored:  # changed meanwhile, or no state named for it
+                    raise GameConflict(number, sheet, columns)
+                if delete and not stored:
+                    raise BadGame(_("Dieses Spiel ist nicht eingetragen."))
+                if sheet is None:
+                    sheet = ScoreSheet.objects.create(table=table, version=0, entered_at_table=True)
+                if (sheet.pk, sheet.version) != seen and (seen is not None or sheet.version):
+                    # saved meanwhile: score the game against what is stored now
+                    evaluation = _with_game(table, sheet.entries, number, fields)
+                before = {k: v for k, v in sheet.entries.items() if F.game_of(k) == number}
+                game = evaluation.score.games[number - 1]
+                if game.errors and not delete:
+                    lang = active_language()
+                    messages: dict[str, list[str]] = {}
+                    for error in game.errors:
+                        messages.setdefault(error.field, []).append(error.text(lang))
+                    raise GameRefused(messages)
+                previous = dict(sheet.entries)
+                sheet.entries = dict(evaluation.entries)
+                sheet.entered_at_table = sheet.entered_by_id is None
+                action = "sheet.table_delete" if delete else "sheet.table"
+                commit_sheet(
+                    sheet,
+                    evaluation,
+                    None,
+                    action,
+                    before,
+                    fields,
+                    source=SOURCE_TABLE,
+                    previous=previous,
+                )
+                record_receipt(receipt, sheet)
+                entry.entries = sheet.entries
+                _touch(entry, "entries")
+            table.sheet, table.entry = sheet, entry
+            return GameSaved(evaluation)
+        except IntegrityError:
+            continue  # the table's other phone created the sheet at the same moment: again
+    raise DeskError(_("Der Zettel wird gerade anderswo gespeichert; bitte gleich noch einmal."))
+
+
+def _with_game(
+    table: Table, entries: Mapping[str, str], number: int, fields: Mapping[str, str]
+) -> SheetEvaluation:
+    """The sheet scored as it is with game ``number`` replaced by ``fields``."""
+    return evaluate_table(table, {**F.without_game(entries, number), **fields})
+
+
+def _receipt_key(key: str, number: int, fields: Mapping[str, str], base: str | None) -> str:
+    key = "".join(ch for ch in key if ch.isalnum() or ch == "-")[:40]
+    if not key:
+        return ""
+    content = repr((number, sorted(fields.items()), base)).encode()
+    return f"t-{key}-{hashlib.sha256(content).hexdigest()[:16]}"
+
+
+# --- the end of the round --------------------------------------------------------------------
+def opponents(table: Table) -> list[Chair]:
+    """Who confirms the sheet at the table: every party but the scorer's (one chair each)."""
+    shape = table_shape(table.kind)
+    seen: set[int] = set()
+    out = []
+    for chair in chairs(table):
+        if chair.column - 1 == shape.scorer_column or chair.column in seen:
+            continue
+        seen.add(chair.column)
+        out.append(chair)
+    return out
+
+
+class StaleConfirmation(DeskError):
+    """The sheet changed after the phone showed it: the opponents confirm what they saw."""
+
+
+def confirm_at_table(table: Table, numbers: Sequence[int | None], version: int | None) -> None:
+    """The opponents confirm the sheet, each with their own start number: afterwards the table
+    can no longer change it; it waits for the desk's confirmation. ``version`` is the sheet's
+    version the phone showed them: a sheet changed since (the desk, the other phone) is not
+    confirmed (StaleConfirmation), they look at it again."""
+    tournament = table.round.tournament
+    require_started(table.round)
+    expected = sorted(c.start_number for c in opponents(table))
+    with write_transaction():
+        entry = _entry(table, lock=True)
+        if entry.confirmed_at is not None:
+            return  # already confirmed (a retried request)
+        sheet = locked_sheet(table)
+        if sheet is not None and version != sheet.version:
+            raise StaleConfirmation(
+                _(
+                    "Der Zettel wurde inzwischen geändert. Bitte die Spiele noch einmal "
+                    "ansehen und dann bestätigen."
+                )
+            )
+        evaluation = evaluate_table(table, sheet.entries if sheet else {})
+        if sheet is None or not evaluation.valid:
+            raise DeskError(
+                _("Erst wenn alle %(n)s Spiele eingetragen sind, kann der Zettel bestätigt werden.")
+                % {"n": evaluation.layout.games}
+            )
+        if sorted(n for n in numbers if n is not None) != expected:
+            raise DeskError(
+                _(
+                    "Die Startnummern stimmen nicht: bestätigen müssen die Gegenspieler des "
+                    "Listenführers, jede Partei mit ihrer eigenen Startnummer."
+                )
+            )
+        entry.confirmed_at = timezone.now()
+        entry.confirmed_numbers = expected
+        entry.last_activity_at = entry.confirmed_at
+        entry.save()
+        if sheet.status == SheetStatus.DRAFT:
+            sheet.status = SheetStatus.TABLE
+            sheet.save(update_fields=["status", "updated_at"])
+            public_cache.sheet_changed(
+                tournament.slug, table.competition.mode, SheetStatus.DRAFT, sheet.status, table.pk
+            )
+        log_action(tournament, None, "sheet.table_confirm", sheet, None, {"numbers": expected})
+        schedule_backup(tournament)
+
+
+def call_desk(table: Table) -> None:
+    """The table asks for the Turnierleitung (shown on the desk's board until cleared)."""
+    require_started(table.round)
+    with write_transaction():
+        entry = _entry(table, lock=True)
+        entry.help_requested_at = timezone.now()
+        entry.help_acknowledged_at = None  # a new call waits for the desk again
+        entry.last_activity_at = entry.help_requested_at
+        entry.save(update_fields=["help_requested_at", "help_acknowledged_at", "last_activity_at"])
+
+
+def acknowledge_call(table: Table, user: Actor) -> None:
+    """The desk saw the call and is on its way: the phone says "Die Turnierleitung kommt"."""
+    require(user, table.round.tournament, Action.ENTER_RESULTS)
+    TableEntry.objects.filter(table=table, help_requested_at__isnull=False).update(
+        help_acknowledged_at=timezone.now()
+    )
+
+
+def clear_call(table: Table, user: Actor) -> None:
+    require(user, table.round.tournament, Action.ENTER_RESULTS)
+    TableEntry.objects.filter(table=table).update(help_requested_at=None, help_acknowledged_at=None)
+
+
+# --- what the phone shows --------------------------------------------------------------------
+def phone_stamp(table: Table) -> str:
+    """A fingerprint of everything the phone shows that can change (the sheet's version and
+    status, the table's seat check, confirmation and call): equal stamps, nothing new."""
+    sheet: ScoreSheet | None = getattr(table, "sheet", None)
+    entry: TableEntry | None = getattr(table, "entry", None)
+    parts = (
+        (sheet.version, sheet.status) if sheet is not None else None,
+        (
+            entry.seats_checked_at,
+            entry.confirmed_at,
+            entry.help_requested_at,
+            entry.help_acknowledged_at,
+        )
+        if entry is not None
+        else None,
+        table.round.tournament.table_entry,
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict[str, Any]:
+    """Everything the table's page shows, as JSON: who sits where, the games as kept (with the
+    engine's dealer, points and running totals), whether the table may still change them."""
+    sheet = getattr(table, "sheet", None)
+    if evaluation is None:
+        evaluation = evaluate_table(table, sheet.entries if sheet else {})
+    entry: TableEntry | None = getattr(table, "entry", None)
+    layout = evaluation.layout
+    rules = layout.rules
+    shape = layout.shape
+    labels = dict(GameKind.choices)
+    seated = chairs(table)
+    games = []
+    stamps = F.game_stamps(evaluation.entries)
+    sources = (sheet.game_sources or {}) if sheet is not None else {}
+    for game in evaluation.score.games:
+        n = game.number
+        games.append(
+            {
+                "number": n,
+                "dealer": game.dealer + 1,
+                "dealer_name": seated[game.dealer].name,
+                "sits_out": None if game.sits_out is None else game.sits_out + 1,
+                "entered": game.entered,
+                "values": F.game_values(evaluation.entries, n, shape.columns),
+                "stamp": stamps.get(n, ""),
+                "by": sources.get(str(n), ""),
+                "points": None if game.points is None else list(game.points),
+                "running": list(game.running),
+                "notes": [w.text(active_language()) for w in game.warnings],
+            }
+        )
+    locked = (entry is not None and entry.confirmed_at is not None) or (
+        sheet is not None and sheet.status != SheetStatus.DRAFT
+    )
+    return {
+        "tournament": table.round.tournament.name,
+        "round": table.round.number,
+        "table": table.number,
+        "kind": table.kind,
+        "kind_label": str(table.get_kind_display()),
+        "columns": [
+            {
+                "number": c.number,
+                "start_number": c.entrant.start_number,
+                "name": c.entrant.display_name,
+            }
+            for c in layout.columns
+        ],
+        "chairs": [chair.__dict__ for chair in seated],
+        "kinds": [
+            {
+                "value": k.value,
+                "label": str(labels[k.value]),
+                "melds": not k.is_special,
+                "tricks": k.has_tricks,
+            }
+            for k in rules.game_kinds
+        ],
+        "penalties": rules.penalties,
+        "total_eyes": rules.total_eyes,
+        "games": games,
+        "totals": list(evaluation.score.totals),
+        "entered": evaluation.entered_games,
+        "complete": evaluation.valid,
+        "version": sheet.version if sheet else 0,
+        "seats_checked": entry is not None and entry.seats_checked_at is not None,
+        "help": entry is not None and entry.help_requested_at is not None,
+        "help_coming": entry is not None and entry.help_acknowledged_at is not None,
+        "stamp": phone_stamp(table),
+        "locked": locked,
+        "confirmed_at_table": entry is not None and entry.confirmed_at is not None,
+        "confirmed_at_desk": sheet is not None and sheet.status == SheetStatus.CONFIRMED,
+        "opponents": [chair.__dict__ for chair in opponents(table)],
+    }
+
+
+# --- the desk's board --------------------------------------------------------------------------
+@dataclass
+class BoardRow:
+    table: Table
+    entered: int
+    games: int
+    seats_checked: bool
+    confirmed_at_table: bool
+    confirmed_at_desk: bool
+    help: bool
+    help_coming: bool
+    last_activity: Any
+    mismatch: bool
+    errors: int
+    notes: list[str] = field(default_factory=list)
+    # games where the desk, typing from the paper sheet, has other values than the phone
+    differs: list[int] = field(default_factory=list)
+
+
+def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
+    """The tables shown on the desk's live board (one page of a round), in one query."""
+    rules = tournament.rules()
+    tables = list(
+        Table.objects.filter(pk__in=[t.pk for t in shown])
+        .select_related("sheet", "entry", "competition", "round")
+        .annotate(stored_games=Count("sheet__games"))
+        .order_by("number")
+    )
+    rows = []
+    for table in tables:
+        sheet: ScoreSheet | None = getattr(table, "sheet", None)
+        entry: TableEntry | None = getattr(table, "entry", None)
+        entered = table.stored_games
+        rows.append(
+            BoardRow(
+                table=table,
+                entered=entered,
+                games=rules.games_for(table.kind),
+                seats_checked=entry is not None and entry.seats_checked_at is not None,
+                confirmed_at_table=entry is not None and entry.confirmed_at is not None,
+                confirmed_at_desk=sheet is not None and sheet.status == SheetStatus.CONFIRMED,
+                help=entry is not None and entry.help_requested_at is not None,
+                help_coming=entry is not None and entry.help_acknowledged_at is not None,
+                last_activity=entry.last_activity_at if entry else None,
+                mismatch=sheet is not None and sheet.scorer_mismatch,
+                errors=sheet.error_count if sheet else 0,
+                differs=(
+                    F.differing_games(entry.entries, sheet.entries)
+                    if entry is not None and sheet is not None and not sheet.entered_at_table
+                    else []
+                ),
+            )
+        )
+    return rows
