@@ -10,8 +10,6 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from charity.money import DonationRule, euro_text
-
 from .models import Category, Mode, Series, Special, Tournament
 from .services.money.charity import CHARITY_FIELDS
 
@@ -87,28 +85,6 @@ def tiers_text(pairs: list[list[int]]) -> str:
         amount = cents_input(cents)
         parts.append(amount if start == 1 else f"ab {start}: {amount}")
     return "; ".join(parts)
-
-
-def describe_tiers(pairs: list[list[int]], count_conceded: bool) -> str:
-    """ "0,50 € je verlorenem Spiel, ab dem 5. 1,00 €" for the desk and the slips."""
-    rule = DonationRule.from_pairs(pairs, count_conceded)
-    if not rule.active:
-        return str(_("keine Spende je verlorenem Spiel"))
-    parts = []
-    for tier in rule.tiers:
-        if tier.from_lost == 1:
-            parts.append(
-                str(_("%(amount)s je verlorenem Spiel")) % {"amount": euro_text(tier.cents)}
-            )
-        else:
-            parts.append(
-                str(_("ab dem %(n)s. verlorenen Spiel %(amount)s"))
-                % {"n": tier.from_lost, "amount": euro_text(tier.cents)}
-            )
-    text = ", ".join(parts)
-    if count_conceded:
-        text += " " + str(_("(abgeschriebene Spiele zählen mit)"))
-    return text
 
 
 class CharityForm(forms.ModelForm):

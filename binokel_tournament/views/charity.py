@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..charity_forms import CharityForm, ExtraDonationForm, PrizeForm, describe_tiers
+from ..charity_forms import CharityForm, ExtraDonationForm, PrizeForm
 from ..models import Entrant, ExtraDonation, Prize, Role
 from ..services.access import Action
 from ..services.errors import DeskError
@@ -73,7 +73,7 @@ def money(request: HttpRequest, slug: str) -> HttpResponse:
             "settings_form": settings_form,
             "extra_form": extra_form,
             "is_organiser": is_organiser,
-            "rule_text": describe_tiers(t.donation_tiers or [], t.donation_counts_conceded),
+            "rule_text": charity.describe_donation(t),
         },
     )
 

@@ -15,7 +15,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from charity.money import Statement, euro_text
 
-from ...charity_forms import describe_tiers
 from ...models import Entrant, Table, Tournament
 from ...services.money import charity, prizes
 from ...services.money.subrankings import sub_rankings
@@ -118,9 +117,7 @@ class DonationsExporter(OfferedPerCompetition, PdfExporter):
         slip_w = (width - 2 * MARGIN - (SLIP_COLUMNS - 1) * SLIP_GAP) / SLIP_COLUMNS
         slip_h = (height - 2 * MARGIN - 6 * mm - (SLIP_ROWS - 1) * SLIP_GAP) / SLIP_ROWS
         per_page = SLIP_COLUMNS * SLIP_ROWS
-        rule = describe_tiers(
-            self.tournament.donation_tiers or [], self.tournament.donation_counts_conceded
-        )
+        rule = charity.describe_donation(self.tournament)
         slips = self.slips(options)
         for index, slip in enumerate(slips):
             at = index % per_page

@@ -19,6 +19,7 @@ from charity.money import (
     FeeRule,
     GameOutcome,
     Statement,
+    euro_text,
     evening_total,
     statement,
 )
@@ -49,6 +50,27 @@ def donation_rule(tournament: Tournament) -> DonationRule:
     return DonationRule.from_pairs(
         tournament.donation_tiers or [], tournament.donation_counts_conceded
     )
+
+
+def describe_donation(tournament: Tournament) -> str:
+    """The tournament's donation rule in words, "0,50 € je verlorenem Spiel, ab dem 5. 1,00 €",
+    for the desk and the slips (from the one rule: ``donation_rule``)."""
+    rule = donation_rule(tournament)
+    if not rule.active:
+        return _("keine Spende je verlorenem Spiel")
+    parts = []
+    for tier in rule.tiers:
+        if tier.from_lost == 1:
+            parts.append(_("%(amount)s je verlorenem Spiel") % {"amount": euro_text(tier.cents)})
+        else:
+            parts.append(
+                _("ab dem %(n)s. verlorenen Spiel %(amount)s")
+                % {"n": tier.from_lost, "amount": euro_text(tier.cents)}
+            )
+    text = ", ".join(parts)
+    if rule.count_conceded:
+        text += " " + _("(abgeschriebene Spiele zählen mit)")
+    return text
 
 
 def has_money(tournament: Tournament) -> bool:
