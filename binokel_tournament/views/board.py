@@ -19,10 +19,9 @@ from ..models import Round, Table
 from ..services.access import Action, Actor, NotAllowed
 from ..services.errors import DeskError
 from ..services.evening import pace, rounds
-from ..services.evening.hall import hall_view
 from ..services.server import public_links
 from ..services.sheets import table_entry
-from .common import desk_tournament
+from .common import desk_tournament, requested_hall
 
 REFRESH_SECONDS = 5
 
@@ -30,13 +29,7 @@ REFRESH_SECONDS = 5
 @login_required
 def board(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug)
-    hall = hall_view(
-        t,
-        request.GET.get("round", ""),
-        request.GET.get("page", ""),
-        request.GET.get("q", ""),
-        sheets=True,
-    )
+    hall = requested_hall(request, t, sheets=True)
     rows = table_entry.board(t, hall.tables)
     forecast = pace.evening_forecast(t)
     this_round = (

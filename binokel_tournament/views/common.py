@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Competition, Membership, Tournament
 from ..services.access import ROLE_ACTIONS, Action, NotAllowed
+from ..services.evening.hall import HallView, hall_view
 
 PLAIN_INT = re.compile(r"[0-9]{1,9}")
 
@@ -43,6 +44,18 @@ def desk_tournament(request: HttpRequest, slug: str, action: Action = Action.VIE
     tournament.desk_role = member.role  # type: ignore[attr-defined]  # for the templates
     prefetch_related_objects([tournament], "competitions")  # every page names them
     return tournament
+
+
+def requested_hall(request: HttpRequest, tournament: Tournament, **parts: bool) -> HallView:
+    """The hall one round at a time as the page's query asks for it (``?round=``, ``?page=``,
+    ``?q=``): the seating page, the results overview and the tables' board."""
+    return hall_view(
+        tournament,
+        request.GET.get("round", ""),
+        request.GET.get("page", ""),
+        request.GET.get("q", ""),
+        **parts,
+    )
 
 
 def get_competition(tournament: Tournament, mode: str) -> Competition:

@@ -6,23 +6,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..services.evening.hall import first_open_table, hall_view, sheet_of, sheet_state
+from ..services.evening.hall import first_open_table, sheet_of, sheet_state
 from ..services.evening.standings import compute_standings
 from ..services.sheets import live
 from ..tables import standings_table
-from .common import after_round_param, desk_tournament, get_competition
+from .common import after_round_param, desk_tournament, get_competition, requested_hall
 
 
 @login_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug)
-    hall = hall_view(
-        t,
-        request.GET.get("round", ""),
-        request.GET.get("page", ""),
-        request.GET.get("q", ""),
-        sheets=True,
-    )
+    hall = requested_hall(request, t, sheets=True)
     typing = live.typists(t.pk for t in hall.tables)
     rows = [
         {

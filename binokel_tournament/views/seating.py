@@ -15,8 +15,7 @@ from ..models import Competition, Round
 from ..services.access import Action
 from ..services.errors import DeskError
 from ..services.evening import seating
-from ..services.evening.hall import hall_view
-from .common import desk_tournament, plain_int
+from .common import desk_tournament, plain_int, requested_hall
 
 
 @login_required
@@ -43,13 +42,7 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         except DeskError as exc:
             messages.error(request, exc.message)
         return redirect("desk:seating", slug=slug)
-    hall = hall_view(
-        t,
-        request.GET.get("round", ""),
-        request.GET.get("page", ""),
-        request.GET.get("q", ""),
-        seats=True,
-    )
+    hall = requested_hall(request, t, seats=True)
     played = seating.played_rounds(hall.rounds)
     blocks = [
         {
