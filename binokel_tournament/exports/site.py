@@ -13,13 +13,9 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from .. import pages
 from ..models import Competition, Mode, Series, Tournament, public_names
-from ..services.evening.standings import compute_standings, round_state
-from ..services.money import charity
-from ..services.money.prizes import prize_table
-from ..services.money.series import series_standings
-from ..services.money.statistics import statistics_context
-from ..services.money.subrankings import sub_rankings
+from ..services.evening.standings import round_state
 
 STYLE = "style.css"
 
@@ -57,7 +53,6 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
         label = str(c.get_mode_display())
         played = round_state(c).after or 0  # the last round with counted results
         for after in [None, *range(1, played + 1)]:
-            standings = compute_standings(c, after)
             suffix = f"-d{after}" if after else ""
             name = f"rangliste-{c.mode}{suffix}.html"
             title = (
@@ -70,16 +65,14 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
                 out,
                 folder + name,
                 "site/standings.html",
-                {**base, "competition": c, "standings": standings, "title": title},
+                {**pages.standings_page(c, after), **base, "title": title},
             )
-        sub = sub_rankings(c)
-        if sub.categories or sub.clubs:
+        sub = pages.subrankings_page(c)
+        if sub["sub"].categories or sub["sub"].clubs:
             name = f"kategorien-{c.mode}.html"
             title = _("Kategorien und Vereine %(mode)s") % {"mode": label}
             site.pages.append(SitePage(folder + name, title))
-            _write(
-                out, folder + name, "site/subrankings.html", {**base, "sub": sub, "title": title}
-            )
+            _write(out, folder + name, "site/subrankings.html", {**sub, **base, "title": title})
         if c.prizes.exists():
             name = f"preise-{c.mode}.html"
             title = _("Preise %(mode)s") % {"mode": label}
@@ -88,7 +81,7 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
                 out,
                 folder + name,
                 "site/prizes.html",
-                {**base, "table": prize_table(c), "title": title},
+                {**pages.prizes_page(c), **base, "title": title},
             )
     title = _("Der Abend in Zahlen")
     site.pages.append(SitePage(folder + "statistik.html", title))
@@ -96,7 +89,7 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
         out,
         folder + "statistik.html",
         "site/statistics.html",
-        {**statistics_context(t), **base, "title": title},
+        {**pages.statistics_page(t), **base, "title": title},
     )
     for series in Series.objects.filter(tournaments=t):
         name = f"cup-{series.slug}.html"
@@ -105,14 +98,13 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
             out,
             folder + name,
             "site/series.html",
-            {**base, "standings": series_standings(series), "public": True, "title": series.name},
+            {**pages.series_page(series), **base, "title": series.name},
         )
-    total = charity.evening(t) if charity.has_money(t) else None
     _write(
         out,
         folder + "index.html",
         "site/tournament.html",
-        {**base, "title": t.name, "total": total},
+        {**pages.tournament_page(t), **base, "title": t.name},
     )
     return site
 

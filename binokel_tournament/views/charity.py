@@ -14,12 +14,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from .. import pages
 from ..charity_forms import CharityForm, ExtraDonationForm, PrizeForm
 from ..models import Entrant, ExtraDonation, Prize, Role
 from ..services.access import Action
 from ..services.errors import DeskError
-from ..services.money import charity, prizes, statistics
-from ..services.money.subrankings import sub_rankings
+from ..services.money import charity, prizes
 from .common import after_round_param, desk_tournament, get_competition, plain_int
 
 
@@ -174,20 +174,12 @@ def prizes_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 
 @login_required
 def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = desk_tournament(request, slug)
-    competition = get_competition(t, mode)
-    return render(
-        request,
-        "desk/subrankings.html",
-        {
-            "tournament": t,
-            "competition": competition,
-            "sub": sub_rankings(competition, after_round_param(request)),
-        },
-    )
+    competition = get_competition(desk_tournament(request, slug), mode)
+    context = pages.subrankings_page(competition, after_round_param(request))
+    return render(request, "desk/subrankings.html", context)
 
 
 @login_required
 def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug)
-    return render(request, "desk/statistics.html", statistics.statistics_context(t))
+    return render(request, "desk/statistics.html", pages.statistics_page(t))

@@ -5,13 +5,9 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from .. import pages
 from ..models import Tournament
-from ..services.evening import pace
 from ..services.evening.seating import WHERE_MAX_HITS, where_do_i_sit
-from ..services.evening.standings import compute_standings
-from ..services.money import charity, statistics
-from ..services.money.prizes import prize_table
-from ..services.money.subrankings import sub_rankings
 from ..tables import standings_table
 from .cached import (
     no_results,
@@ -40,48 +36,24 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @public_page(results_of_tournament)
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
-    t = _public_tournament(slug)
-    return render(
-        request, "public/tournament.html", {"tournament": t, "competitions": t.competitions.all()}
-    )
+    context = pages.tournament_page(_public_tournament(slug))
+    return render(request, "public/tournament.html", context)
 
 
 @public_page(results_of_competition)
 def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = _public_tournament(slug)
-    competition = get_competition(t, mode)
-    data = compute_standings(competition, after_round_param(request))
-    return render(
-        request,
-        "public/standings.html",
-        {
-            "tournament": t,
-            "competition": competition,
-            "standings": data,
-            "table": standings_table(data, request),
-        },
-    )
+    competition = get_competition(_public_tournament(slug), mode)
+    context = pages.standings_page(competition, after_round_param(request))
+    context["table"] = standings_table(context["standings"], request)
+    return render(request, "public/standings.html", context)
 
 
 @public_page(results_of_tournament)
 def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = _public_tournament(slug)
-    competition = get_competition(t, mode)
-    data = compute_standings(competition, after_round_param(request))
-    return render(
-        request,
-        "public/beamer.html",
-        {
-            "tournament": t,
-            "competition": competition,
-            "standings": data,
-            "rows": data.rows,
-            "refresh_seconds": BEAMER_SECONDS,
-            "live_seconds": BEAMER_LIVE_SECONDS,
-            "total": charity.evening(t) if charity.has_money(t) else None,
-            "pace": pace.pace_line(pace.evening_forecast(t)),
-        },
-    )
+    competition = get_competition(_public_tournament(slug), mode)
+    context = pages.beamer_page(competition, after_round_param(request))
+    context.update(refresh_seconds=BEAMER_SECONDS, live_seconds=BEAMER_LIVE_SECONDS)
+    return render(request, "public/beamer.html", context)
 
 
 @public_page(results_of_tournament)
@@ -100,40 +72,23 @@ def where(request: HttpRequest, slug: str) -> HttpResponse:
 def prizes(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     """The beamer during the prize giving: who chooses next, what is still there, who took
     what (reloads every few seconds)."""
-    t = _public_tournament(slug)
-    competition = get_competition(t, mode)
-    return render(
-        request,
-        "public/prizes.html",
-        {
-            "tournament": t,
-            "competition": competition,
-            "table": prize_table(competition),
-            "refresh_seconds": 5,
-        },
-    )
+    competition = get_competition(_public_tournament(slug), mode)
+    context = pages.prizes_page(competition)
+    context["refresh_seconds"] = 5
+    return render(request, "public/prizes.html", context)
 
 
 @public_page(results_of_competition)
 def subrankings_view(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
-    t = _public_tournament(slug)
-    competition = get_competition(t, mode)
-    return render(
-        request,
-        "public/subrankings.html",
-        {
-            "tournament": t,
-            "competition": competition,
-            "sub": sub_rankings(competition, after_round_param(request)),
-        },
-    )
+    competition = get_competition(_public_tournament(slug), mode)
+    context = pages.subrankings_page(competition, after_round_param(request))
+    return render(request, "public/subrankings.html", context)
 
 
 @public_page(results_of_tournament)
 def statistics_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The evening in figures for the beamer between rounds (reloads every 30 s)."""
 
-    t = _public_tournament(slug)
-    context = statistics.statistics_context(t)
+    context = pages.statistics_page(_public_tournament(slug))
     context["refresh_seconds"] = 30
     return render(request, "public/statistics.html", context)

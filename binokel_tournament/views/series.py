@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from .. import pages
 from ..charity_forms import SeriesForm
 from ..models import Entrant, Player, Series
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
@@ -197,8 +198,4 @@ def public_series(request: HttpRequest, slug: str) -> HttpResponse:
     tournaments = list(series.tournaments.all())
     if not tournaments or not all(t.public_pages for t in tournaments):
         raise Http404
-    return render(
-        request,
-        "public/series.html",
-        {"series": series, "standings": service.series_standings(series), "public": True},
-    )
+    return render(request, "public/series.html", pages.series_page(series))

@@ -123,7 +123,7 @@ def test_the_public_cup_names_only_who_agreed_and_the_site_has_it_all(client, ev
     out = Path(call_command_out(first))
     index = (out / "index.html").read_text()
     # read after the evening: the total in the past, with its date
-    assert "Heute Abend" not in index and "erspielt:" in index.split('id="site-total"')[1]
+    assert "Heute Abend" not in index and "erspielt:" in index.split('id="evening-total"')[1]
     for name in ("rangliste-singles.html", "rangliste-singles-d1.html", "statistik.html"):
         assert f'href="{name}"' in index and (out / name).exists()
     assert f'href="cup-{cup.slug}.html"' in index

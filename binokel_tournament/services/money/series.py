@@ -275,7 +275,7 @@ def update_series(
 class SeriesLine:
     row: SeriesRow
     name: str
-    consent: bool
+    consent: bool  # the register agrees, and no counted evening said "no name in public"
 
 
 @dataclass
@@ -302,6 +302,7 @@ def series_standings(series: Series) -> SeriesStandings:
     tournaments = sorted(series.tournaments.all(), key=lambda t: (t.date is None, t.date, t.name))
     evenings: list[list[EveningResult]] = []
     unlinked = 0
+    declined: set[PlayerKey] = set()  # said "not my name on public pages" on an evening
     for t in tournaments:
         results: list[EveningResult] = []
         competition = t.competitions.filter(mode=series.mode).first()
@@ -313,6 +314,8 @@ def series_standings(series: Series) -> SeriesStandings:
                 if key is None:
                     unlinked += 1
                     continue
+                if not row.entrant.public_name:
+                    declined.add(key)
                 results.append(EveningResult(key, row.place, row.total))
         evenings.append(results)
     rows = series_ranking(evenings, series_rule(series))
@@ -328,7 +331,7 @@ def series_standings(series: Series) -> SeriesStandings:
             SeriesLine(
                 r,
                 " / ".join(p.name for p in people),
-                all(p.consent for p in people) and bool(people),
+                all(p.consent for p in people) and bool(people) and r.player not in declined,
             )
         )
     return SeriesStandings(series, tournaments, lines, unlinked)

@@ -7,11 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db import connections
-from django.utils.translation import gettext as _
 
 from charity.statistics import PartyRecord, Statistics, Top, compute
 
-from ...charts import bar_chart
 from ...models import PartyResult, Tournament, display_name, hidden_name, names_hidden
 from ..evening.standings import counted_statuses
 
@@ -95,21 +93,3 @@ def evening_statistics(
         ).order_by()
     }
     return EveningStatistics(stats, names)
-
-
-def statistics_context(t: Tournament) -> dict[str, object]:
-    """What the statistics page, the beamer and the static site show."""
-    ev = evening_statistics(t)
-    s = ev.stats
-    return {
-        "tournament": t,
-        "ev": ev,
-        "s": s,
-        "win_percent": f"{100 * s.win_rate:.1f}".replace(".", ","),
-        "best_rounds": ev.best_rounds()[:10],
-        "meld_chart": bar_chart(s.meld_classes, _("Meldungen nach Höhe")),
-        "round_chart": bar_chart(
-            [(_("%(n)s. Durchgang") % {"n": n}, p) for n, p in s.points_by_round.items()],
-            _("Punkte je Durchgang"),
-        ),
-    }
