@@ -275,14 +275,24 @@ def _solve(cdf: Callable[[float], float], low: float, high: float, p: float = 0.
 
 
 def _table_end(
-    t: TableClock, start: datetime, now: datetime, pace: float, ratios: Sequence[float]
+    t: TableClock,
+    start: datetime,
+    now: datetime,
+    pace: float,
+    ratios: Sequence[float],
+    unseen: dict[tuple[int, float], _End] | None = None,
 ) -> _End:
-    """One table's end in minutes after the round's start."""
+    """One table's end in minutes after the round's start. Unseen tables of as many games
+    share one distribution: kept in ``unseen``, it is made (and its median found) once."""
     elapsed = max(0.0, _minutes(now - start))
     if t.finished_at is not None:
         return _Fixed(_minutes(t.finished_at - start))
     if not t.arrived:
-        return _Unseen(t.games, pace, ratios, elapsed)
+        shared = unseen if unseen is not None else {}
+        key = (t.games, elapsed)
+        if key not in shared:
+            shared[key] = _Unseen(t.games, pace, ratios, elapsed)
+        return shared[key]
     # a phone: its own pace, drawn towards the hall's while it has few games
     done, left = len(t.arrived), t.games - len(t.arrived)
     last = _minutes(t.arrived[-1] - start)
@@ -302,11 +312,10 @@ def _round_end(ends: Sequence[_End]) -> float:
     if not ends:
         return 0.0
     low = max(min(e.after for e in ends), 0.0)
-    groups: dict[object, tuple[_End, int]] = {}
-    for e in ends:
-        key: object = ("unseen", e.total, e.after) if isinstance(e, _Unseen) else id(e)
-        first, count = groups.get(key, (e, 0))
-        groups[key] = (first, count + 1)
+    groups: dict[int, tuple[_End, int]] = {}
+    for e in ends:  # the unseen tables' one distribution counted as often as it stands
+        first, count = groups.get(id(e), (e, 0))
+        groups[id(e)] = (first, count + 1)
 
     def cdf(x: float) -> float:
         product = 1.0
@@ -345,16 +354,22 @@ def forecast(
         if durations:  # as long as the rounds played took
             return statistics.fmean(durations)
         unseen = [TableClock(t.number, t.games) for t in r.tables]
-        return _round_end([_table_end(t, now, now, pace, ratios) for t in unseen])
+        shared: dict[tuple[int, float], _End] = {}
+        return _round_end([_table_end(t, now, now, pace, ratios, shared) for t in unseen])
 
     tables: tuple[TableForecast, ...] = ()
     if playing:
         current = playing[-1]
         start = current.started_at
         assert start is not None
-        ends = [(t, _table_end(t, start, now, pace, ratios)) for t in current.tables]
+        shared: dict[tuple[int, float], _End] = {}
+        ends = [(t, _table_end(t, start, now, pace, ratios, shared)) for t in current.tables]
         round_end = start + _round_end([e for _t, e in ends]) * MINUTE
-        medians = [start + e.median() * MINUTE for _t, e in ends]
+        median_of: dict[int, float] = {}  # the shared distributions' medians, found once
+        for _t, e in ends:
+            if id(e) not in median_of:
+                median_of[id(e)] = e.median()
+        medians = [start + median_of[id(e)] * MINUTE for _t, e in ends]
         typical = _median_time(medians)
         tables = tuple(
             TableForecast(

@@ -244,3 +244,10 @@ def test_the_sheet_answers_any_post_without_a_server_error(
     for sheet in ScoreSheet.objects.all():
         assert all(F.parse_name(key) for key in sheet.entries)  # only sheet fields are kept
         json.dumps(sheet.entries)
+
+
+def test_the_games_of_stored_entries_are_those_of_every_field_name():
+    names = [F.column_field(g, c, "meld") for g in (1, 7, 12) for c in (1, 2, 3)]
+    names += [F.game_field(30, "kind"), F.game_field(4, "notrick"), F.total_field(2)]
+    assert F.games_in(names) == {F.game_of(n) for n in names} - {None} == {1, 4, 7, 12, 30}
+    assert F.games_in([F.total_field(1)]) == set() and F.games_in([]) == set()

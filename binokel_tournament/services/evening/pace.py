@@ -42,12 +42,6 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
             "pk", "round_id", "number", "kind"
         )
     )
-    sheets = {
-        pk: (table_id, complete, entries)
-        for pk, table_id, complete, entries in ScoreSheet.objects.filter(
-            table__round__tournament=tournament
-        ).values_list("pk", "table_id", "complete", "entries")
-    }
     # when each game first arrived from a phone, and when each sheet was first saved
     first_game: dict[int, dict[int, datetime]] = defaultdict(dict)
     first_save: dict[int, datetime] = {}
@@ -71,7 +65,19 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
                     first_game[sheet_id].setdefault(game, at)
         elif action in SHEET_SAVES:
             first_save.setdefault(sheet_id, at)
-    by_table = {table_id: (pk, complete, data) for pk, (table_id, complete, data) in sheets.items()}
+    # which games a sheet holds now (a game taken back no longer counts): only for sheets
+    # with games from a phone, since paper sheets have no arrival times to weigh
+    sheets = ScoreSheet.objects.filter(table__round__tournament=tournament)
+    fields = (
+        ("pk", "table_id", "complete", "entries") if first_game else ("pk", "table_id", "complete")
+    )
+    by_table: dict[int, tuple[int, bool, set[int]]] = {}
+    for pk, table_id, complete, *data in sheets.values_list(*fields):
+        by_table[table_id] = (
+            pk,
+            complete,
+            F.games_in(data[0]) if data and pk in first_game else set(),
+        )
     clocks: dict[int, list[TableClock]] = defaultdict(list)
     for pk, round_id, number, kind in tables:
         games = rules.games_for(kind)
@@ -79,8 +85,7 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
         arrived: tuple[datetime, ...] = ()
         finished = None
         if found is not None:
-            sheet_pk, complete, data = found
-            present = {n for n in (F.game_of(k) for k in data) if n is not None}
+            sheet_pk, complete, present = found
             times = first_game.get(sheet_pk, {})
             arrived = tuple(sorted(t for n, t in times.items() if n in present))
             if complete:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
@@ -39,6 +39,7 @@ _NAME = re.compile(
     r"|c(?P<col>[1-9])-(?P<cattr>meld|tricks|revoked|written|penalty))"
     r"|written-total-c(?P<tcol>[1-9]))$"
 )
+_GAME_HEAD = re.compile(r"g([1-9][0-9]{0,2})")  # a game field's first part, as in _NAME
 _KINDS: Final = tuple(kind.value for kind in GameKind)
 _NUMBER = re.compile(r"^-?[0-9]{1,9}$")  # ASCII digits only: "²" or "١" are not numbers here
 
@@ -261,6 +262,13 @@ def game_of(name: str) -> int | None:
     """The game a field belongs to (None: the sheet's written totals, or not a sheet field)."""
     ref = parse_name(name)
     return None if ref is None else ref.game
+
+
+def games_in(entries: Iterable[str]) -> set[int]:
+    """The games that stored (cleaned, so every name valid) entries have fields of: read from
+    the names' distinct first parts ("g7" of "g7-c2-meld"), not from every name."""
+    heads = {name.partition("-")[0] for name in entries}
+    return {int(m[1]) for m in map(_GAME_HEAD.fullmatch, heads) if m is not None}
 
 
 def without_game(entries: Mapping[str, str], game: int) -> dict[str, str]:
