@@ -8,8 +8,9 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 
@@ -106,24 +107,35 @@ def download(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     return _download(request, tournament, exporter)
 
 
-# the first addresses of the downloads, kept: bookmarks and scripts use them
+# The first addresses of the downloads (…/export/pdf/<kind>/, …/export/excel/,
+# …/export/csv/<table>/) are kept for bookmarks and scripts: after the same login and
+# membership check, each forwards to the one download address of the registry, the query
+# carried over (a plain redirect: browsers do not keep it, the old address stays an address).
+
+
+def _moved(request: HttpRequest, slug: str, key: str, **extra: str) -> HttpResponse:
+    desk_tournament(request, slug)  # who may not see the tournament learns nothing of it
+    query = request.GET.copy()
+    for name, value in extra.items():
+        query[name] = value
+    target = reverse("desk:export", args=[slug, key])
+    return HttpResponseRedirect(f"{target}?{query.urlencode()}" if query else target)
 
 
 @login_required
 def pdf(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     if kind not in PDF_EXPORTERS:
         raise Http404
-    return download(request, slug, kind)
+    return _moved(request, slug, kind)
 
 
 @login_required
 def xlsx(request: HttpRequest, slug: str) -> HttpResponse:
-    return download(request, slug, RankingsWorkbookExporter.identifier)
+    return _moved(request, slug, RankingsWorkbookExporter.identifier)
 
 
 @login_required
 def csv(request: HttpRequest, slug: str, table: str) -> HttpResponse:
-    tournament = desk_tournament(request, slug)
     if table not in CsvExporter.TABLES:
         raise Http404
-    return _download(request, tournament, CsvExporter(tournament, table))
+    return _moved(request, slug, CsvExporter.identifier, table=table)

@@ -82,7 +82,7 @@ def test_the_address_given_wins_over_the_setting(demo, settings):
 def test_the_desk_prints_the_address_the_organisers_browser_used(desk_client, demo, settings):
     settings.ALLOWED_HOSTS = ["*"]
     settings.PUBLIC_BASE_URL = "http://127.0.0.1:8000"
-    url = reverse("desk:export_pdf", args=[demo.slug, "seating"]) + "?round=1"
+    url = reverse("desk:export", args=[demo.slug, "seating"]) + "?round=1"
     response = desk_client.get(url, HTTP_HOST="192.168.1.20:8000")
     assert response.status_code == 200
     assert {online for online, _ in links(response.content)} == {where(LAN, demo)}

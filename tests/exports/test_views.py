@@ -29,11 +29,11 @@ def export_links(tournament) -> list[str]:
 
 
 def test_downloads_need_a_login(client, demo):
-    url = reverse("desk:export_pdf", args=[demo.slug, "scoresheets"])
-    response = client.get(url)
-    assert response.status_code == 302 and "/anmelden/" in response["Location"]
-    response = client.get(reverse("desk:export_xlsx", args=[demo.slug]))
-    assert response.status_code == 302
+    for key in ("scoresheets", "workbook"):
+        response = client.get(reverse("desk:export", args=[demo.slug, key]))
+        assert response.status_code == 302 and "/anmelden/" in response["Location"]
+    response = client.get(reverse("desk:export_xlsx", args=[demo.slug]), follow=True)
+    assert "/anmelden/" in response.redirect_chain[-1][0]  # the first address: no way around
 
 
 def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
@@ -60,18 +60,18 @@ def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
 
 
 def test_the_download_carries_the_options_of_the_link(desk_client, demo):
-    url = reverse("desk:export_pdf", args=[demo.slug, "scoresheets"]) + "?round=2"
+    url = reverse("desk:export", args=[demo.slug, "scoresheets"]) + "?round=2"
     response = desk_client.get(url)
     assert 'filename="benefizbinokel-demo-spielzettel-d2.pdf"' in response["Content-Disposition"]
     pages = pdf_pages(response.content)
     assert all("2. Durchgang" in p for p in pages)
-    url = reverse("desk:export_pdf", args=[demo.slug, "certificates"]) + "?mode=pairs&top=1"
+    url = reverse("desk:export", args=[demo.slug, "certificates"]) + "?mode=pairs&top=1"
     pages = pdf_pages(desk_client.get(url).content)
     assert len(pages) == 1 and "Paarwertung" in pages[0]
 
 
 def test_nothing_to_export_goes_back_to_the_dashboard_with_a_message(desk_client, demo):
-    url = reverse("desk:export_pdf", args=[demo.slug, "seating"]) + "?round=9"
+    url = reverse("desk:export", args=[demo.slug, "seating"]) + "?round=9"
     response = desk_client.get(url, follow=True)
     assert response.redirect_chain[-1][0] == reverse("desk:dashboard", args=[demo.slug])
     assert "Durchgang 9 gibt es nicht" in response.content.decode()
@@ -80,8 +80,10 @@ def test_nothing_to_export_goes_back_to_the_dashboard_with_a_message(desk_client
 def test_unknown_exports_are_not_found(desk_client, demo):
     assert desk_client.get(reverse("desk:export_pdf", args=[demo.slug, "menu"])).status_code == 404
     assert desk_client.get(reverse("desk:export_csv", args=[demo.slug, "kasse"])).status_code == 404
-    missing = reverse("desk:export_xlsx", args=["kein-turnier"])
+    missing = reverse("desk:export", args=["kein-turnier", "workbook"])
     assert desk_client.get(missing).status_code == 404
+    old = desk_client.get(reverse("desk:export_xlsx", args=["kein-turnier"]), follow=True)
+    assert old.status_code == 404
 
 
 def test_the_export_box_is_built_from_the_registry(demo):
@@ -92,17 +94,22 @@ def test_the_export_box_is_built_from_the_registry(demo):
     assert len(set(EXPORTERS)) == len(EXPORTERS) == 12
 
 
-def test_the_registry_key_serves_the_same_file_as_the_first_addresses(desk_client, demo):
+def test_the_first_addresses_forward_to_the_registry_address(desk_client, demo):
     pairs = [
-        ("desk:export_pdf", [demo.slug, "standings"], "standings", "?mode=pairs"),
-        ("desk:export_xlsx", [demo.slug], "workbook", ""),
-        ("desk:export_csv", [demo.slug, "spiele"], "csv", "?table=spiele"),
+        ("desk:export_pdf", [demo.slug, "standings"], "?mode=pairs", "standings", "?mode=pairs"),
+        ("desk:export_xlsx", [demo.slug], "", "workbook", ""),
+        ("desk:export_csv", [demo.slug, "spiele"], "?round=1", "csv", "?round=1&table=spiele"),
     ]
-    for name, args, key, query in pairs:
-        old = desk_client.get(reverse(name, args=args) + query.replace("?table=spiele", ""))
-        new = desk_client.get(reverse("desk:export", args=[demo.slug, key]) + query)
-        assert old.status_code == new.status_code == 200
-        assert old["Content-Disposition"] == new["Content-Disposition"]
+    for name, args, query, key, new_query in pairs:
+        old = desk_client.get(reverse(name, args=args) + query)
+        assert old.status_code == 302
+        assert old["Location"] == reverse("desk:export", args=[demo.slug, key]) + new_query
+        followed = desk_client.get(reverse(name, args=args) + query, follow=True)
+        direct = desk_client.get(old["Location"])
+        assert followed.status_code == direct.status_code == 200
+        assert followed["Content-Disposition"] == direct["Content-Disposition"]
+        if key == "csv":  # (a PDF or workbook carries the time it was made)
+            assert followed.content == direct.content
 
 
 def test_an_unknown_key_or_variant_is_no_download(desk_client, demo):
