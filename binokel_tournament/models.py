@@ -326,6 +326,17 @@ class Entrant(models.Model):
         return display_name(self.name, self.partner)
 
     @property
+    def named(self) -> bool:
+        """Whether this page may name the entrant (not on public pages without consent)."""
+        return self.public_name or not names_hidden()
+
+    @property
+    def listed_club(self) -> str:
+        """The club beside a listed name: not beside "Startnummer 17" (a small club and a
+        number would name the person who asked not to be named)."""
+        return self.club if self.named else ""
+
+    @property
     def listed_name(self) -> str:
         """The name wherever places are listed (standings, beamer, prizes, printouts): a
         withdrawn entrant is marked, never passed off as a plain place."""

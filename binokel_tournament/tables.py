@@ -93,7 +93,7 @@ def standings_table(standings: Standings, request: Any = None) -> StandingsTable
             "start_number": row.entrant.start_number,
             "name": row.entrant.listed_name,
             "name_key": row.entrant.display_name.lower(),
-            "club": row.entrant.club,
+            "club": row.entrant.listed_club,
             "total": row.total,
         }
         for n, pts in zip(standings.rounds, row.round_points, strict=True):

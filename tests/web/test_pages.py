@@ -1,7 +1,8 @@
 """The live public pages and the static site are made by the same builders
 (``binokel_tournament.pages``): for every page the site writes, the live page lists the same
 people, prizes and figures in the same order. One demo evening (two rounds scored, prizes,
-categories, a cup, one player without consent), rolled back at the end."""
+categories, a cup, one player who asked not to be named: neither name nor club shows), rolled
+back at the end."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from tests.support import rolled_back
 def evening(django_db_setup, django_db_blocker):
     with rolled_back(django_db_blocker):
         t, _created = create_demo(14, 4, scored_rounds=2, slug="seiten")
-        t.entrants.filter(start_number=3).update(public_name=False)
+        t.entrants.filter(start_number=3).update(public_name=False, club="TV Verborgen")
         competition = t.competitions.get(mode=Mode.SINGLES)
         last = competition.prizes.filter(special="").order_by("position", "pk").last()
         prize_service.record_choice(last, prize_service.prize_table(competition).next_chooser, None)
@@ -91,14 +92,20 @@ def test_each_page_lists_the_same_in_the_same_order_live_and_on_the_site(client,
     prizes = [p.description for c in t.competitions.all() for p in c.prizes.all()]
     hidden = Entrant.objects.get(tournament=t, start_number=3)
     for url, name in pairs(t):
-        live = client.get(url).content.decode()
-        live = text(re.sub(r'<p class="beamer-next".*?</p>', "", live))  # "Jetzt wählt": live only
-        site = text((out / name).read_text(encoding="utf-8"))
+        live_html = client.get(url).content.decode()
+        site_html = (out / name).read_text(encoding="utf-8")
+        live = text(re.sub(r'<p class="beamer-next".*?</p>', "", live_html))  # "Jetzt wählt": live
+        site = text(site_html)
         for words in (names, prizes):
             shown = in_order(site, words)
             assert in_order(live, words) == shown, (url, name)
         assert in_order(site, names + prizes), name  # every page lists somebody or something
         assert hidden.name not in live and hidden.name not in site, name
+        for html in (live_html, site_html):  # nor beside the club
+            rows = re.findall(r"<tr\b.*?</tr>", html, flags=re.S)
+            assert not [
+                r for r in rows if hidden.club in r and in_order(text(r), ["Startnummer 3"])
+            ]
 
 
 @pytest.mark.django_db
