@@ -19,8 +19,11 @@ from ..models import Entrant, Tournament, WaitingRegistration
 from ..services.access import Action
 from ..services.errors import DeskError
 from ..services.evening import checkin, signup
+from ..services.evening.players import links_of
 from ..services.money import charity
+from ..services.server.public_links import request_base_url
 from .common import desk_tournament, get_competition, plain_int
+from .signup import mail_confirmation
 
 SLIP_FORMATS = ("80mm", "a6")
 
@@ -164,6 +167,37 @@ def waiting_action(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 _("%(name)s ist nachgerückt und hat die Startnummer %(number)s.")
                 % {"name": entrant.display_name, "number": entrant.start_number},
             )
+            _tell_moved_up(request, t, waiting, entrant)
     except DeskError as exc:
         messages.error(request, exc.message)
     return redirect(reverse("desk:entrants", args=[slug, waiting.competition.mode]) + "#online")
+
+
+def _tell_moved_up(
+    request: HttpRequest, t: Tournament, waiting: WaitingRegistration, entrant: Entrant
+) -> None:
+    """The one who moved up hears it by e-mail (start number and own links), when mail is set
+    up and they gave an address; the desk reads whether it went."""
+    if not signup.mail_enabled() or not waiting.email:
+        return
+    base = request_base_url(request)
+    if base is None:  # the desk at 127.0.0.1: links to this laptop would lead nowhere
+        messages.warning(
+            request,
+            _(
+                "Keine E-Mail an %(email)s: diese Adresse des Rechners ist von außen nicht "
+                "erreichbar (PUBLIC_BASE_URL setzen). Bitte Startnummer und Kurzcode selbst "
+                "mitteilen."
+            )
+            % {"email": waiting.email},
+        )
+        return
+    done = signup.SignedUp(entrant, links_of(entrant), waiting)
+    if mail_confirmation(t, done, base, moved_up=True):
+        messages.info(request, _("E-Mail an %(email)s verschickt.") % {"email": waiting.email})
+    else:
+        messages.warning(
+            request,
+            _("Die E-Mail an %(email)s ging nicht hinaus; bitte selbst Bescheid geben.")
+            % {"email": waiting.email},
+        )

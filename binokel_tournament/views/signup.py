@@ -126,22 +126,42 @@ def signed_up(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 
 def _mail(request: HttpRequest, tournament: Tournament, done: signup.SignedUp) -> None:
+    mail_confirmation(tournament, done, request.build_absolute_uri("/").rstrip("/"))
+
+
+def mail_confirmation(
+    tournament: Tournament, done: signup.SignedUp, base: str, moved_up: bool = False
+) -> bool:
+    """The confirmation by e-mail (when mail is set up and an address was given): the start
+    number and each person's own link and short code at ``base`` (the address phones reach),
+    or the place on the waiting list; ``moved_up`` when the desk gave a waiting one a place.
+    False when nothing was sent."""
     email = done.entrant.email if done.entrant is not None else ""
     if done.waiting is not None:
         email = done.waiting.email
     if not email:
-        return
-    page = request.build_absolute_uri(
-        reverse("public:signed_up", args=[tournament.slug, done.token])
-    )
+        return False
+    people = [
+        {
+            "name": link.person_name,
+            "url": base + reverse("public:personal", args=[link.token]),
+            "code": link.code,
+        }
+        for link in done.links
+    ]
     context = {
         "tournament": tournament,
         "entrant": done.entrant,
         "waiting": done.waiting,
-        "place": signup.waiting_place(done.waiting) if done.waiting is not None else None,
-        "people": _people(request, done.links),
-        "page": page,
+        "moved_up": moved_up,
+        "place": signup.waiting_place(done.waiting)
+        if done.waiting is not None and done.entrant is None
+        else None,
+        "people": people,
+        "page": base + reverse("public:signed_up", args=[tournament.slug, done.token]),
     }
-    text = render_to_string("public/signup_mail.txt", context, request)
-    subject = _("Anmeldung: %(tournament)s") % {"tournament": tournament.name}
-    signup.send_confirmation(done, text, subject, email)
+    text = render_to_string("public/signup_mail.txt", context)
+    subject = (_("Nachgerückt: %(tournament)s") if moved_up else _("Anmeldung: %(tournament)s")) % {
+        "tournament": tournament.name
+    }
+    return signup.send_confirmation(done, text, subject, email)

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from aiosmtpd.controller import Controller
+from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
@@ -122,6 +123,45 @@ def test_beyond_the_capacity_a_waiting_list_that_the_desk_moves_up(client, tourn
     assert PersonalLink.objects.get(entrant=moved).code in text
     with pytest.raises(DeskError):  # moving up twice
         signup.move_up(second.waiting, orga)
+
+
+def waiting_ones(tournament, names):
+    competition = open_for(tournament)
+    signup.update_settings(competition, None, capacity=signup.taken_places(competition))
+    return [
+        signup.sign_up(competition, signup.SignUp(name=n, email=f"{n[:4].lower()}@example.org"))
+        for n in names
+    ]
+
+
+def test_who_moves_up_hears_it_by_email_with_number_and_links(client, tournament, orga, settings):
+    settings.EMAIL_ENABLED = True  # Django's test mail box (locmem) stands for the server
+    settings.PUBLIC_BASE_URL = "https://anmeldung.example.org"
+    (waiting,) = waiting_ones(tournament, ["Wartet Mail"])
+    assert waiting.entrant is None and len(mail.outbox) == 0  # (signed up without a request)
+    client.force_login(orga)
+    url = reverse("desk:waiting", args=[tournament.slug, waiting.waiting.pk])
+    page = client.post(url, {"action": "move_up"}, follow=True).content.decode()
+    moved = Entrant.objects.get(name="Wartet Mail")
+    link = PersonalLink.objects.get(entrant=moved)
+    assert len(mail.outbox) == 1
+    sent = mail.outbox[0]
+    assert sent.to == ["wart@example.org"] and sent.subject.startswith("Nachgerückt:")
+    assert "von der Warteliste nachgerückt" in sent.body
+    assert f"Startnummer {moved.start_number}" in sent.body and link.code in sent.body
+    assert f"https://anmeldung.example.org/p/{link.token}/" in sent.body
+    assert "E-Mail an wart@example.org verschickt." in page
+
+
+def test_a_desk_on_this_laptop_sends_no_links_that_lead_nowhere(client, tournament, orga, settings):
+    settings.EMAIL_ENABLED, settings.PUBLIC_BASE_URL = True, ""
+    settings.ALLOWED_HOSTS = ["*"]
+    (waiting,) = waiting_ones(tournament, ["Wartet Lokal"])
+    client.force_login(orga)
+    url = reverse("desk:waiting", args=[tournament.slug, waiting.waiting.pk])
+    response = client.post(url, {"action": "move_up"}, follow=True, HTTP_HOST="127.0.0.1:8000")
+    assert Entrant.objects.filter(name="Wartet Lokal").exists() and len(mail.outbox) == 0
+    assert "Keine E-Mail an wart@example.org" in response.content.decode()
 
 
 def test_the_same_form_sent_twice_is_one_registration(client, tournament):
