@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from .bounds import plain_bounds
 from .clubs import club_ids
@@ -46,6 +47,9 @@ from .model import (
 from .quality import fair_share, generic_bounds, plain_size, seat_bound
 from .search import Grouping, Tables
 from .seats import arrange, best_roles, role_gain, seat_orders
+
+# seat orders for a grouping: (orders, S, roles dealt, roles scored), as _Seater makes them
+Reseat = Callable[[list[Tables]], tuple[list[list[int]], int, list[int], list[int]]]
 
 
 def replan(
@@ -152,129 +156,236 @@ def check_changes(
 def _replan(
     plan: Plan, played: int, final: list[int], club_of: dict[int, str | None], seed: int
 ) -> Plan:
-    mode = plan.mode
     numbers = sorted({n for r in plan.rounds for n in r.entrants()} | set(final))
     index = {num: i for i, num in enumerate(numbers)}
-    n = len(numbers)
     rng = random.Random(f"pairing-replan:{seed}:{played}:{','.join(map(str, final))}")
-    kinds = layout(len(final), mode)
-    sizes = [SEATS[k] for k in kinds]
-    final_set = set(final)
+    kinds = layout(len(final), plan.mode)
+    start = _first_drafts(plan, played, kinds, index, {index[f] for f in final}, rng)
+    g, r_target = _grouping(plan, played, start, kinds, numbers, club_of)
+    _search(g, rng, r_target, len(numbers))
+    seat = _Seater.of(plan, played, g, start.bases, kinds, numbers, index, seed)
+    orders, dev, d, k = seat(g.snapshot())
+    if dev > seat.bound and len(seat.unplayed) > 1:
+        orders, dev = _seat_walk(
+            g, seat.unplayed, orders, dev, d, k, seat.lo, seat.hi, seat.pairs, seat.bound, rng, seat
+        )
+    if dev > seat.bound:
+        orders, dev = _balance_seats(
+            g,
+            seat.unplayed,
+            orders,
+            seat.base_orders,
+            (seat.dealt, seat.scored),
+            seat.lo,
+            seat.hi,
+            seat.pairs,
+            seat.bound,
+            rng,
+            seat,
+        )
+    orders = _back_to_old_tables(g, seat, orders, dev, len(kinds))
+    grouped = g.snapshot()
+    at = 0
+    for ri in seat.unplayed:
+        grouped[ri] = orders[at : at + len(grouped[ri])]
+        at += len(grouped[ri])
+    return _to_plan(plan.mode, plan, played, grouped, kinds, numbers)
 
-    rounds: list[Tables] = []
-    fours: list[list[bool]] = []
-    homes: list[list[int]] = []
-    bases: list[dict[int, list[int]]] = []
+
+@dataclass
+class _Drafts:
+    """Every round as the search starts from it: the played ones as they were, the others
+    with old seats kept (``_start``); per round whether a table is a 4-table, each entrant's
+    old table (-1: new or played round) and the old seat orders by table index."""
+
+    rounds: list[Tables] = field(default_factory=list)
+    fours: list[list[bool]] = field(default_factory=list)
+    homes: list[list[int]] = field(default_factory=list)
+    bases: list[dict[int, list[int]]] = field(default_factory=list)
+
+
+def _first_drafts(
+    plan: Plan,
+    played: int,
+    kinds: Sequence[TableKind],
+    index: dict[int, int],
+    seated: set[int],
+    rng: random.Random,
+) -> _Drafts:
+    n = len(index)
+    sizes = [SEATS[k] for k in kinds]
+    drafts = _Drafts()
     for ri, rnd in enumerate(plan.rounds):
         if ri < played:
-            rounds.append([[index[s] for s in t.seats] for t in rnd.tables])
-            fours.append([t.kind is TableKind.FOUR_SITOUT for t in rnd.tables])
-            homes.append([-1] * n)
-            bases.append({})
+            drafts.rounds.append([[index[s] for s in t.seats] for t in rnd.tables])
+            drafts.fours.append([t.kind is TableKind.FOUR_SITOUT for t in rnd.tables])
+            drafts.homes.append([-1] * n)
+            drafts.bases.append({})
             continue
         base = {t.number - 1: [index[s] for s in t.seats] for t in rnd.tables}
-        tables, home = _start(n, base, sizes, {index[f] for f in final_set}, rng)
-        rounds.append(tables)
-        fours.append([k is TableKind.FOUR_SITOUT for k in kinds])
-        homes.append(home)
-        bases.append(base)
+        tables, home = _start(n, base, sizes, seated, rng)
+        drafts.rounds.append(tables)
+        drafts.fours.append([k is TableKind.FOUR_SITOUT for k in kinds])
+        drafts.homes.append(home)
+        drafts.bases.append(base)
+    return drafts
 
+
+def _grouping(
+    plan: Plan,
+    played: int,
+    drafts: _Drafts,
+    kinds: Sequence[TableKind],
+    numbers: Sequence[int],
+    club_of: dict[int, str | None],
+) -> tuple[Grouping, int]:
+    """The search over the drafts, with the bounds it aims at: R's (returned) and F's (its
+    cap); clubs count only while round 1 is unplayed."""
     clubs = club_ids([club_of.get(num) for num in numbers])
-    provisional = _to_plan(mode, plan, played, rounds, kinds, numbers)
+    provisional = _to_plan(plan.mode, plan, played, drafts.rounds, kinds, numbers)
     r_target, f_target = generic_bounds(provisional, played)
     size = plain_size(provisional)
     if size is not None and played == 0:
-        plain_r, plain_f = plain_bounds(mode, size, len(plan.rounds))
+        plain_r, plain_f = plain_bounds(plan.mode, size, len(plan.rounds))
         if plain_r >= r_target:
             f_target = max(f_target, plain_f)
         r_target = max(r_target, plain_r)
     g = Grouping(
-        n,
-        rounds,
-        fours,
-        fixed=[ri < played for ri in range(len(rounds))],
+        len(numbers),
+        drafts.rounds,
+        drafts.fours,
+        fixed=[ri < played for ri in range(len(drafts.rounds))],
         f_cap=f_target,
         clubs=clubs if any(c >= 0 for c in clubs) and played == 0 else None,
         club_round=0,
-        home=homes,
+        home=drafts.homes,
     )
+    return g, r_target
+
+
+def _search(g: Grouping, rng: random.Random, r_target: int, n: int) -> None:
+    """R first, then single swaps for F, clubs and old tables: usually enough, and it keeps D
+    low; if F is above its cap, R and F together, then (F's bound is not always reachable) the
+    next cap up."""
     budget = 2000 + 20 * n
-    # R first, then single swaps for F, clubs and old tables: usually enough, and it keeps D low
     g.tabu_search(rng, r_target, budget, repeats_only=True)
     g.improve(rng)
-    if g.fx:  # R and F together, then (F's bound is not always reachable) the next cap up
+    if g.fx:
         g.tabu_search(rng, r_target, budget)
-        cap = f_target
-        while g.fx and cap < len(rounds):
+        cap = g.f_cap
+        while g.fx and cap < len(g.tables):
             cap += 1
             g.set_cap(cap)
             g.tabu_search(rng, r_target, budget // 2)
         g.improve(rng)
 
-    # seat orders: roles balanced over all rounds, old positions kept where possible
-    shares = fair_share(_to_plan(mode, plan, played, g.snapshot(), kinds, numbers).rounds)
-    lo = [shares.get(num, (0, 0))[0] for num in numbers]
-    hi = [shares.get(num, (0, 0))[1] for num in numbers]
-    dealt = [0] * n
-    scored = [0] * n
-    for rnd in plan.rounds[:played]:
-        for t in rnd.tables:
-            dealt[index[t.dealer]] += 1
-            scored[index[t.scorer]] += 1
-    unplayed = range(played, len(rounds))
-    base_orders: list[Sequence[int] | None] = [
-        bases[ri].get(ti) for ri in unplayed for ti in range(len(sizes))
-    ]
-    pairs = mode is Mode.PAIRS
 
-    def seat(grouped: list[Tables]) -> tuple[list[list[int]], int, list[int], list[int]]:
-        """Seat orders for a grouping, the better of two greedy orders: (S, moved seats)."""
-        free = [t for ri in unplayed for t in grouped[ri]]
+@dataclass
+class _Seater:
+    """Seat orders for a grouping of the unplayed rounds: dealer and scorer roles balanced
+    over all rounds against each entrant's fair share (``lo``..``hi``), counting the roles the
+    played rounds gave (``dealt``, ``scored``), old positions kept where possible."""
+
+    n: int
+    unplayed: range
+    pairs: bool
+    lo: list[int]
+    hi: list[int]
+    dealt: list[int]
+    scored: list[int]
+    base_orders: list[Sequence[int] | None]
+    bound: int  # S's lower bound: a seating that reaches it ends the search
+    seed: int
+
+    @classmethod
+    def of(
+        cls,
+        plan: Plan,
+        played: int,
+        g: Grouping,
+        bases: list[dict[int, list[int]]],
+        kinds: Sequence[TableKind],
+        numbers: Sequence[int],
+        index: dict[int, int],
+        seed: int,
+    ) -> _Seater:
+        n = len(numbers)
+        grouped = _to_plan(plan.mode, plan, played, g.snapshot(), kinds, numbers)
+        shares = fair_share(grouped.rounds)
+        dealt, scored = [0] * n, [0] * n
+        for rnd in plan.rounds[:played]:
+            for t in rnd.tables:
+                dealt[index[t.dealer]] += 1
+                scored[index[t.scorer]] += 1
+        unplayed = range(played, len(plan.rounds))
+        return cls(
+            n=n,
+            unplayed=unplayed,
+            pairs=plan.mode is Mode.PAIRS,
+            lo=[shares.get(num, (0, 0))[0] for num in numbers],
+            hi=[shares.get(num, (0, 0))[1] for num in numbers],
+            dealt=dealt,
+            scored=scored,
+            base_orders=[bases[ri].get(ti) for ri in unplayed for ti in range(len(kinds))],
+            bound=seat_bound(grouped, played),
+            seed=seed,
+        )
+
+    def __call__(self, grouped: list[Tables]) -> tuple[list[list[int]], int, list[int], list[int]]:
+        """The better of two greedy seat orders for ``grouped``: (orders, S, the roles dealt
+        and scored with them)."""
+        lo, hi, n = self.lo, self.hi, self.n
+        free = [t for ri in self.unplayed for t in grouped[ri]]
         best: tuple[int, int, list[list[int]], list[int], list[int]] | None = None
         for keep_first in (True, False):
             orders = seat_orders(
-                n, free, pairs, lo, hi, dealt, scored, random.Random(seed), base_orders, keep_first
+                n,
+                free,
+                self.pairs,
+                lo,
+                hi,
+                self.dealt,
+                self.scored,
+                random.Random(self.seed),
+                self.base_orders,
+                keep_first,
             )
-            d, k = list(dealt), list(scored)
+            d, k = list(self.dealt), list(self.scored)
             for order in orders:
                 d[order[0]] += 1
-                k[order[0] if pairs else order[2]] += 1
+                k[order[0] if self.pairs else order[2]] += 1
             dev = sum(
                 max(0, lo[e] - d[e], d[e] - hi[e]) + max(0, lo[e] - k[e], k[e] - hi[e])
                 for e in range(n)
             )
             moved = sum(
                 1
-                for order, old in zip(orders, base_orders, strict=True)
+                for order, old in zip(orders, self.base_orders, strict=True)
                 if old is not None
                 for pos, e in enumerate(order)
                 if e in old and old.index(e) != pos
             )
             if best is None or (dev, moved) < best[:2]:
                 best = (dev, moved, orders, d, k)
-            if dev <= s_bound:
+            if dev <= self.bound:
                 break
         assert best is not None
         return best[2], best[0], best[3], best[4]
 
-    s_bound = seat_bound(_to_plan(mode, plan, played, g.snapshot(), kinds, numbers), played)
-    orders, dev, d, k = seat(g.snapshot())
-    if dev > s_bound and len(unplayed) > 1:
-        orders, dev = _seat_walk(g, unplayed, orders, dev, d, k, lo, hi, pairs, s_bound, rng, seat)
-    if dev > s_bound:
-        orders, dev = _balance_seats(
-            g, unplayed, orders, base_orders, (dealt, scored), lo, hi, pairs, s_bound, rng, seat
-        )
-    # clean-up: send entrants back to their old table where that keeps S
+
+def _back_to_old_tables(
+    g: Grouping, seat: _Seater, orders: list[list[int]], dev: int, tables: int
+) -> list[list[int]]:
+    """The clean-up (D): send entrants back to their old table where that keeps S."""
     old_table = g.home
     assert old_table is not None
-    budget = max(20, min(120, 6000 // n))
-    for ri in unplayed:
+    budget = max(20, min(120, 6000 // seat.n))
+    for ri in seat.unplayed:
         for e in list(g.present[ri]):
             if budget <= 0:
                 break
             target = old_table[ri][e]
-            if target < 0 or target >= len(sizes) or g.where[ri][e] == target:
+            if target < 0 or target >= tables or g.where[ri][e] == target:
                 continue
             swaps = [(c, z) for z in g.tables[ri][target] if (c := g.delta(ri, e, z)) is not None]
             if not swaps or min(swaps)[0] >= 0:
@@ -287,12 +398,7 @@ def _replan(
                 orders, dev = new_orders, new_dev
             else:
                 g.swap(ri, e, z)
-    grouped = g.snapshot()
-    at = 0
-    for ri in unplayed:
-        grouped[ri] = orders[at : at + len(grouped[ri])]
-        at += len(grouped[ri])
-    return _to_plan(mode, plan, played, grouped, kinds, numbers)
+    return orders
 
 
 def _seat_walk(
@@ -307,7 +413,7 @@ def _seat_walk(
     pairs: bool,
     s_bound: int,
     rng: random.Random,
-    reseat: Callable[[list[Tables]], tuple[list[list[int]], int, list[int], list[int]]],
+    reseat: Reseat,
 ) -> tuple[list[list[int]], int]:
     """A plateau walk over swaps that cost nothing in R, F and clubs (:func:`_seat_move`), each
     judged by the role flows over all unplayed rounds; returns the best seating found (the first
@@ -412,7 +518,7 @@ def _balance_seats(
     pairs: bool,
     s_bound: int,
     rng: random.Random,
-    reseat: Callable[[list[Tables]], tuple[list[list[int]], int, list[int], list[int]]],
+    reseat: Reseat,
 ) -> tuple[list[list[int]], int]:
     """Lower S where the role flows fall short of its bound: one unplayed round at a time, with
     the roles of every other round settled, S is a sum over that round's tables (each entrant
