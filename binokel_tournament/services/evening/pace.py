@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
+from django.db.models import Min
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -42,29 +43,32 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
             "pk", "round_id", "number", "kind"
         )
     )
-    # when each game first arrived from a phone, and when each sheet was first saved
+    # when each game first arrived from a phone (the entry names the fields it brought) ...
     first_game: dict[int, dict[int, datetime]] = defaultdict(dict)
-    first_save: dict[int, datetime] = {}
-    entries = (
-        AuditLog.objects.filter(
-            tournament=tournament,
-            object_type="ScoreSheet",
-            action__in=PHONE_GAME + SHEET_SAVES,
-        )
+    phone_games = (
+        AuditLog.objects.filter(tournament=tournament, object_type="ScoreSheet")
+        .filter(action__in=PHONE_GAME)
         .order_by("at", "id")
-        .values_list("object_id", "action", "at", "after")
+        .values_list("object_id", "at", "after")
     )
-    for object_id, action, at, after in entries:
-        if not object_id.isdigit():
-            continue
-        sheet_id = int(object_id)
-        if action in PHONE_GAME and isinstance(after, dict):
+    for object_id, at, after in phone_games:
+        if object_id.isdigit() and isinstance(after, dict):
             for name in after:
                 game = F.game_of(name)
                 if game is not None:
-                    first_game[sheet_id].setdefault(game, at)
-        elif action in SHEET_SAVES:
-            first_save.setdefault(sheet_id, at)
+                    first_game[int(object_id)].setdefault(game, at)
+    # ... and when each sheet was first saved (one row a sheet: no entry's contents read)
+    first_save: dict[int, datetime] = {
+        int(object_id): at
+        for object_id, at in AuditLog.objects.filter(
+            tournament=tournament, object_type="ScoreSheet", action__in=SHEET_SAVES
+        )
+        .values("object_id")
+        .annotate(first=Min("at"))
+        .values_list("object_id", "first")
+        .order_by()
+        if object_id.isdigit()
+    }
     # which games a sheet holds now (a game taken back no longer counts): only for sheets
     # with games from a phone, since paper sheets have no arrival times to weigh
     sheets = ScoreSheet.objects.filter(table__round__tournament=tournament)
