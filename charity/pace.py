@@ -79,6 +79,10 @@ class PacePlan:
     break_minutes: float = 15.0
     prior_games: float = 12.0
     behind_minutes: float = 15.0  # a table this much after most tables' end is flagged
+    # No game of Binokel (deal, meld, a dozen tricks, write) is played in under a minute: a
+    # table or round faster than this was not timed by its play (a round typed in after the
+    # evening, a sheet entered twice over, the demo) and tells nothing of the pace.
+    fastest_minutes_per_game: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ class _Seen:
         return sum(m for m, _g in self.per_table)
 
 
-def _seen(rounds: Sequence[RoundClock]) -> _Seen:
+def _seen(rounds: Sequence[RoundClock], fastest: float = 0.0) -> _Seen:
     out = []
     for r in rounds:
         if r.started_at is None:
@@ -137,13 +141,13 @@ def _seen(rounds: Sequence[RoundClock]) -> _Seen:
                 out.append((_minutes(t.finished_at - r.started_at), t.games))
             elif t.arrived:
                 out.append((_minutes(t.arrived[-1] - r.started_at), len(t.arrived)))
-    return _Seen(tuple((m, g) for m, g in out if g > 0 and m > 0))
+    return _Seen(tuple((m, g) for m, g in out if g > 0 and m > 0 and m >= fastest * g))
 
 
 def hall_pace(rounds: Sequence[RoundClock], plan: PacePlan) -> tuple[float, int]:
     """(minutes per game, games it was measured from): the games seen, drawn towards the
     planned pace as if the plan were ``prior_games`` games."""
-    seen = _seen(rounds)
+    seen = _seen(rounds, plan.fastest_minutes_per_game)
     weight = plan.prior_games
     pace = (weight * plan.minutes_per_game + seen.minutes) / (weight + seen.games)
     return pace, seen.games
@@ -165,7 +169,9 @@ def _quantiles(values: Sequence[float], count: int) -> list[float]:
     return [ordered[round(i * step)] for i in range(count)]
 
 
-def _ratios(rounds: Sequence[RoundClock], pace: float, now: datetime) -> list[float]:
+def _ratios(
+    rounds: Sequence[RoundClock], pace: float, now: datetime, fastest: float = 0.0
+) -> list[float]:
     """Every table's pace relative to the hall's, as far as it is seen: a finished table's
     whole round; a phone still playing (2 games or more) by the time since the start over its
     games, the one under way counted half."""
@@ -180,7 +186,7 @@ def _ratios(rounds: Sequence[RoundClock], pace: float, now: datetime) -> list[fl
                 minutes, games = _minutes(now - r.started_at), len(t.arrived) + 0.5
             else:
                 continue
-            if minutes > 0:
+            if minutes > 0 and minutes >= fastest * games:
                 out.append(minutes / games / pace)
     return out
 
@@ -340,14 +346,16 @@ def forecast(
     if not started:
         return None
     pace, games_seen = hall_pace(ordered, plan)
-    ratios = _ratios(ordered, pace, now)
+    ratios = _ratios(ordered, pace, now, plan.fastest_minutes_per_game)
     finished = [r for r in started if r.finished_at is not None]
     playing = [r for r in started if r.finished_at is None]
     later = [r for r in ordered if r.started_at is None]
-    durations = [
-        _minutes(fin - r.started_at)
+    durations = [  # the rounds played, as far as their play was timed
+        minutes
         for r in finished
-        if r.started_at is not None and (fin := r.finished_at) is not None
+        if r.started_at is not None
+        and (fin := r.finished_at) is not None
+        and (minutes := _minutes(fin - r.started_at)) >= plan.fastest_minutes_per_game * r.games
     ]
 
     def round_minutes(r: RoundClock) -> float:

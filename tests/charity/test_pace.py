@@ -104,3 +104,29 @@ def test_at_half_time_the_forecast_of_the_round_end_is_mostly_within_ten_minutes
     assert within >= 0.45
     assert abs(statistics.median(errors)) <= 4
     assert statistics.fmean(abs(e) for e in errors) <= 14
+
+
+def test_rounds_typed_in_at_once_tell_nothing_of_the_pace():
+    """A round whose sheets all came in seconds after its start (typed in after the evening,
+    the demo) was not timed by its play: the plan makes the forecast, and the next rounds last
+    as the plan says, not a few seconds."""
+    plan = PacePlan(minutes_per_game=4.0, break_minutes=15)
+    instant = tuple(TableClock(n, 12, (), START + 0.2 * MIN) for n in range(1, 11))
+    now = START + MIN
+    rounds = [
+        RoundClock(1, START, instant),
+        RoundClock(2, now, tables_at(4, 0, count=10)),
+        RoundClock(3, None, tables_at(4, 0, count=10)),
+    ]
+    result = forecast(rounds, now, plan)
+    assert result is not None and result.round == 2 and result.games_seen == 0
+    assert result.minutes_per_game == pytest.approx(4.0)
+    length = (result.round_end - now) / MIN
+    assert 48 < length < 80  # round 2 at the plan's pace
+    between = (result.prize_giving - result.round_end) / MIN
+    assert between > 15 + 48  # round 3 at the plan's pace too, not as long as round 1 took
+    # one game a minute is still play: such a round counts
+    timed = tuple(TableClock(n, 12, (), START + 13 * MIN) for n in range(1, 11))
+    rounds[0] = RoundClock(1, START, timed)
+    counted = forecast(rounds, START + 14 * MIN, plan)
+    assert counted is not None and counted.games_seen == 120
