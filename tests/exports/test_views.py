@@ -118,3 +118,18 @@ def test_an_unknown_key_or_variant_is_no_download(desk_client, demo):
     response = desk_client.get(url, follow=True)
     assert response.redirect_chain[-1][0] == reverse("desk:dashboard", args=[demo.slug])
     assert "Unbekannte Tabelle" in response.content.decode()
+
+
+def test_every_download_link_of_a_template_names_a_registered_export():
+    """The pages' own PDF links (prize list, press report, donation slips, reprints …) are
+    written into templates by key: each key must be one the registry serves."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    found = {}
+    for path in Path(settings.BASE_DIR, "templates").rglob("*.html"):
+        for key in re.findall(r"\{% url 'desk:export' [\w.]+ '(\w+)' %\}", path.read_text()):
+            found.setdefault(key, path.name)
+    assert len(found) >= 6, found  # prizes, statistics, donations, categories, slips, reprints
+    assert {key: name for key, name in found.items() if key not in EXPORTERS} == {}
