@@ -152,35 +152,22 @@ def sign_up(competition: Competition, form: SignUp) -> SignedUp:
         again = _repeated(locked, key)  # sent twice at the same moment
         if again is not None:
             return again
-        if now.waiting:
-            waiting = WaitingRegistration.objects.create(
-                tournament=tournament,
-                competition=locked,
-                name=name,
-                partner=partner,
-                club=club,
-                categories=categories,
-                email=email,
-                public_name=form.public_name,
-                signup_key=key,
-            )
-            snapshot = _waiting_snapshot(waiting)
-            log_action(tournament, None, "signup.waiting", waiting, after=snapshot)
-            return SignedUp(None, [], waiting)
-        entrant = _online_entrant(
-            locked,
-            WaitingRegistration(
-                name=name,
-                partner=partner,
-                club=club,
-                categories=categories,
-                email=email,
-                public_name=form.public_name,
-                signup_key=key,
-            ),
-            None,
-            late=False,
+        data = WaitingRegistration(  # what the form sent: kept on the list, or an entrant
+            tournament=tournament,
+            competition=locked,
+            name=name,
+            partner=partner,
+            club=club,
+            categories=categories,
+            email=email,
+            public_name=form.public_name,
+            signup_key=key,
         )
+        if now.waiting:
+            data.save()
+            log_action(tournament, None, "signup.waiting", data, after=_waiting_snapshot(data))
+            return SignedUp(None, [], data)
+        entrant = _online_entrant(locked, data, None, late=False)
         log_action(tournament, None, "signup.entrant", entrant, after=entrant_snapshot(entrant))
         return SignedUp(entrant, links_of(entrant), None)
 

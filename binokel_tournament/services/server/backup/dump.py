@@ -39,9 +39,6 @@ from .format import FORMAT, USER_FIELDS, VERSION, Line, _dump, _heads, _rows, en
 
 logger = logging.getLogger("binokel.backup")
 
-
-logger = logging.getLogger("binokel.backup")
-
 # --- natural keys --------------------------------------------------------------------------
 
 
