@@ -368,8 +368,11 @@ def confirm(request: HttpRequest, table: Table) -> HttpResponse:
 @require_POST
 @table_link
 def call(request: HttpRequest, table: Table) -> HttpResponse:
+    """The table calls the desk; the answer carries the state with the call in it, so the phone
+    says "gerufen" from the call's own answer, not from whichever refresh comes next."""
     table_entry.call_desk(table)
-    return JsonResponse({"ok": True})
+    table = table_entry.table_by_token(table.entry_token or "")
+    return JsonResponse({"ok": True, "state": table_entry.phone_state(table)})
 
 
 SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "binokel" / "table-sw.js"

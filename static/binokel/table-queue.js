@@ -45,7 +45,9 @@ function stepBody(step) {
 // The page gives its hooks: render() after every change, status() when only the sending
 // state changed; stampOf(n): the stamp of game n as
 // the server has it; accepted(step, answer): a step was kept; refused(step, answer): a step was
-// refused (400/409), the page shows why; state(state): the server's state from a refresh.
+// refused (400/409), the page shows why; state(state, seq): the server's state from a refresh,
+// ``seq`` its request's number in the order sent (``sent`` counts every request): answers
+// overtake each other, and the page weighs a refresh's state by it.
 export class Outbox {
   constructor(storeKey, base, hooks) {
     this.storeKey = storeKey;
@@ -53,6 +55,7 @@ export class Outbox {
     this.hooks = hooks;
     this.local = load(storeKey);  // the phone's memory: the outbox and what the page keeps
     this.sending = false;
+    this.sent = 0;  // requests sent so far (each answer's seq)
     this.connection = "ok";  // ok, offline, dead
     this.retryTimer = null;
     this.retryDelay = FIRST_RETRY_MS;
@@ -64,6 +67,7 @@ export class Outbox {
   }
 
   request(path, body) {
+    this.sent += 1;
     return fetch(this.base + path, {
       method: body === undefined ? "GET" : "POST",
       credentials: "same-origin",
@@ -178,10 +182,11 @@ export class Outbox {
   // the server's state of the sheet (only what changed since the stamp the page has)
   refresh(since) {
     const query = since ? "?since=" + encodeURIComponent(since) : "";
+    const seq = this.sent + 1;
     this.request("stand/" + query).then((response) => response.json()).then((answer) => {
       if (!answer || !answer.ok) return;
       this.connection = this.connection === "dead" ? "dead" : "ok";
-      if (answer.state) this.hooks.state(answer.state);
+      if (answer.state) this.hooks.state(answer.state, seq);
       this.hooks.render();
     }).catch(() => { /* offline: the next step's retry will tell */ });
   }

@@ -16,7 +16,7 @@ function start(app) {
     stampOf: function (n) { return server.games[n - 1].stamp; },
     accepted: accepted,
     refused: refused,
-    state: function (state) { accept(state); }
+    state: function (state, seq) { accept(state, 0, seq); }
   });
   var local = outbox.local;
   var checkSeq = 0;
@@ -49,10 +49,23 @@ function start(app) {
   }
 
   // --- the server's state of the sheet ---------------------------------------------------------------
-  function accept(state, own) {
+  var stale = 0;  // refresh answers not taken (for a look from outside)
+  var taken = 0;  // requests sent when the page took a step's answer: refreshes among them may be older
+  function accept(state, own, seq) {
     // replies can overtake each other: never let an older state of the sheet replace a newer
     if (!state || (server && state.version < server.version)) return;
+    // The same version of the sheet can still differ in the call, the seat check or the
+    // confirmation. A step's own answer (no seq) was read after the step was kept: it is
+    // taken. A refresh sent before that answer came may have been read before the step (read
+    // just before the call was stored, answered after the call's own answer): not taken, and
+    // a refresh now brings whatever it would have told.
+    if (server && state.version === server.version && seq !== undefined && seq <= taken) {
+      stale += 1;
+      refresh();
+      return;
+    }
     server = state;
+    if (seq === undefined) taken = outbox.sent;
     noticeChanges(own || 0);
   }
   // --- what others changed (the desk, the table's other phone), said in words ------------------
@@ -683,6 +696,7 @@ function start(app) {
   window.binokelTable = function () {  // for a look from outside (tests, support)
     return { version: server.version, entered: server.entered, outbox: local.outbox.length,
       current: currentGame(), connection: outbox.connection, sending: outbox.sending,
-      conflicts: Object.keys(local.conflicts).length, notices: local.notices.length };
+      conflicts: Object.keys(local.conflicts).length, notices: local.notices.length,
+      stale: stale };
   };
 }

@@ -4,6 +4,9 @@ call for the desk is green only once the desk has it."""
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -17,7 +20,7 @@ from binokel_tournament.services.sheets.table_entry import (
 )
 from tests.support import artifact
 
-from .support import explained, phone, phone_table
+from .support import STATE_TIMEOUT_MS, explained, phone, phone_table
 from .test_table_phone import PHONE_STATE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -139,4 +142,37 @@ def test_the_call_is_green_only_once_the_desk_has_it(browser, live_server, table
     acknowledge_call(table, get_user_model().objects.get(username="orga"))
     page.wait_for_function("document.getElementById('call').dataset.state === 'coming'")
     assert call.inner_text() == "Die Turnierleitung kommt."
+    context.close()
+
+
+def test_a_refresh_read_before_the_call_never_takes_the_call_back(browser, live_server, table):
+    """Answers overtake each other: a refresh read before the call was stored (here held back
+    and answered with the whole state, as when something else had changed) arrives after the
+    call's own answer. The phone keeps "gerufen" and asks again instead of going back."""
+    context, page = open_phone(browser, live_server, table)
+    call = page.locator("#call")
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+            return
+        stale = route.fetch(url=route.request.url.split("?")[0])  # read now: no call yet
+        held.append((route, stale))
+
+    page.route(re.compile(r"/stand/"), hold_the_first)
+    deadline = time.monotonic() + STATE_TIMEOUT_MS / 1000
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # the phone refreshes every second here
+    assert held, "the phone never refreshed"
+    assert held[0][1].json()["state"]["help"] is False
+    call.tap()
+    page.wait_for_function("document.getElementById('call').dataset.state === 'called'")
+    before = page.evaluate("window.binokelTable().stale")
+    route, stale = held[0]
+    route.fulfill(response=stale)
+    page.wait_for_function(f"window.binokelTable().stale > {before}")
+    assert call.get_attribute("data-state") == "called"
+    assert call.inner_text() == "Die Turnierleitung ist gerufen."
+    page.unroute(re.compile(r"/stand/"))
     context.close()

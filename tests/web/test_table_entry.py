@@ -212,7 +212,10 @@ def test_standings_count_table_confirmed_sheets_only_if_the_desk_says_so(client,
 
 def test_the_table_calls_the_desk_and_the_board_shows_it(client, desk_client, seated):
     table = three_table(seated)
-    assert post(client, table, "call", {}).status_code == 200
+    answer = post(client, table, "call", {})
+    assert answer.status_code == 200
+    # the call's own answer says it is there (the phone turns "gerufen" on it)
+    assert answer.json()["state"]["help"] is True and not answer.json()["state"]["help_coming"]
     send_game(client, table, 1)
     board = desk_client.get(reverse("desk:board", args=[seated.slug]) + "?round=1")
     html = board.content.decode()
