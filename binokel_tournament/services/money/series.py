@@ -144,6 +144,15 @@ def _snapshot(entrant: Entrant) -> dict[str, object]:
     return {"player": entrant.player_id, "partner_player": entrant.partner_player_id}
 
 
+def _store_link(entrant: Entrant, player: Player | None, user: Actor, partner: bool) -> None:
+    """Set the entrant's (or the partner's) register entry, saved and audited."""
+    field = "partner_player" if partner else "player"
+    before = _snapshot(entrant)
+    setattr(entrant, field, player)
+    entrant.save(update_fields=[field])
+    log_action(entrant.tournament, user, "entrant.player", entrant, before, _snapshot(entrant))
+
+
 def link_player(
     entrant: Entrant, player: Player | None, user: Actor, *, partner: bool = False
 ) -> Player:
@@ -152,31 +161,19 @@ def link_player(
     require(user, entrant.tournament, Action.REGISTER)
     with transaction.atomic():
         fresh = Entrant.objects.select_for_update().get(pk=entrant.pk)
-        before = _snapshot(fresh)
         if player is None:
             name = fresh.partner if partner else fresh.name
             if not name:
                 raise DeskError(_("Dieses Paar hat keinen Partner eingetragen."))
             player = Player.objects.create(name=name, club=fresh.club)
-        if partner:
-            fresh.partner_player = player
-        else:
-            fresh.player = player
-        fresh.save(update_fields=["partner_player" if partner else "player"])
-        log_action(fresh.tournament, user, "entrant.player", fresh, before, _snapshot(fresh))
+        _store_link(fresh, player, user, partner)
     entrant.player_id, entrant.partner_player_id = fresh.player_id, fresh.partner_player_id
     return player
 
 
 def unlink_player(entrant: Entrant, user: Actor, *, partner: bool = False) -> None:
     require(user, entrant.tournament, Action.REGISTER)
-    before = _snapshot(entrant)
-    if partner:
-        entrant.partner_player = None
-    else:
-        entrant.player = None
-    entrant.save(update_fields=["partner_player" if partner else "player"])
-    log_action(entrant.tournament, user, "entrant.player", entrant, before, _snapshot(entrant))
+    _store_link(entrant, None, user, partner)
 
 
 def merge_players(keep: Player, other: Player, user: Actor) -> Player:
