@@ -19,7 +19,8 @@ from django.urls import reverse  # noqa: E402
 
 from binokel_tournament.models import Game, ScoreSheet, TableKind  # noqa: E402
 from binokel_tournament.services.evening.simulation import simulated_entries  # noqa: E402
-from binokel_tournament.services.sheets.results import load_table, save_sheet  # noqa: E402
+from binokel_tournament.services.sheets.results import load_table  # noqa: E402
+from binokel_tournament.services.sheets.writer import save_sheet  # noqa: E402
 
 
 def build(entrants: int) -> tuple[object, object]:

@@ -197,6 +197,7 @@ class TournamentForm(forms.ModelForm):
             "preset",
             "rounds",
             "double_check",
+            "blind_second_entry",
             "public_pages",
             "table_entry",
             "provisional_table_sheets",

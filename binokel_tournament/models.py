@@ -106,7 +106,19 @@ class Tournament(models.Model):
     double_check = models.BooleanField(
         _("Vier-Augen-Prinzip"),
         default=False,
-        help_text=_("Ein Spielzettel muss von einer zweiten Person bestätigt werden."),
+        help_text=_(
+            "Ein Spielzettel muss von einer zweiten Person bestätigt werden: sie vergleicht "
+            "jedes Spiel mit dem Papier und kreuzt es an."
+        ),
+    )
+    blind_second_entry = models.BooleanField(
+        _("Zweite Eingabe blind"),
+        default=False,
+        help_text=_(
+            "Mit dem Vier-Augen-Prinzip: die zweite Person tippt auch einen Papierzettel blind "
+            "in ein leeres Formular (wie bei Tischen mit Handy) und entscheidet nur, wo die "
+            "beiden Eingaben abweichen."
+        ),
     )
     public_pages = models.BooleanField(_("Öffentliche Seiten"), default=True)
     table_entry = models.BooleanField(
@@ -349,9 +361,11 @@ class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("Durchgang"))
     # Started: the desk started the round (or saved its first sheet); its seating no longer
-    # changes and its table links take games (services/rounds.py).
+    # changes and its table links take games (services/rounds/).
     locked = models.BooleanField(_("gesperrt"), default=False)
     started_at = models.DateTimeField(_("gestartet"), null=True, blank=True)
+    # when its last sheet was confirmed (None while one is open): services/rounds/writer.py
+    finished_at = models.DateTimeField(_("beendet"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -437,16 +451,21 @@ class ScoreSheet(models.Model):
     error_count = models.PositiveIntegerField(default=0)
     complete = models.BooleanField(default=False)
     scorer_mismatch = models.BooleanField(_("Abweichung vom Listenführer"), default=False)
-    # The games were entered at the table on a phone (not by a desk person): any desk person
-    # may confirm it under the double check.
-    entered_at_table = models.BooleanField(default=False)
-    # Who changed each game last: {"4": "desk"} or {"5": "table"}; a phone that sees a game
-    # change it did not send says who changed it ("Die Turnierleitung hat Spiel 4 geändert").
+    # Who changed each game last: {"4": "desk"}, {"5": "table"}, "paper", "simulation" …; a
+    # phone that sees a game change it did not send says who changed it ("Die Turnierleitung
+    # hat Spiel 4 geändert"). Part "0" is the scorer's written totals.
     game_sources = models.JSONField(default=dict, blank=True)
-    # The double check of a table that entered its games on a phone: games where the paper
-    # typed at the desk differs from the phone and the desk decided that the paper counts
-    # ({"2": stamp of the paper's game 2 then}).
-    paper_accepted = models.JSONField(default=dict, blank=True)
+    # ... and the desk person's account ({"4": 7}; null: the table's phone or a tool): the
+    # four-eyes check asks for someone else.
+    game_authors = models.JSONField(default=dict, blank=True)
+    # The entries when the desk last confirmed the sheet: a correction shows what changed.
+    confirmed_entries = models.JSONField(default=dict, blank=True)
+    # The four-eyes check by the paper: the paper sheet typed blind at the desk, its own record
+    # ({"entries": {...}, "by": account, "at": time}), and for each game where paper and sheet
+    # differ what the desk decided ({"2": {"paper": stamp, "sheet": stamp, "took": "paper",
+    # "by": account}}).
+    paper = models.JSONField(default=dict, blank=True)
+    decisions = models.JSONField(default=dict, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -496,16 +515,23 @@ class SheetDraft(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="drafts")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # "sheet": the sheet itself (a correction, a paper sheet typed first); "paper": the paper
+    # typed blind for the four-eyes check
+    kind = models.CharField(max_length=10, default="sheet")
     entries = models.JSONField(default=dict)
     # The browser's sequence number of the typing state: an older autosave that arrives late
     # never replaces a newer one.
     seq = models.BigIntegerField(default=0)
     base_version = models.PositiveIntegerField(default=0)  # the sheet version it was typed on
+    # each part's stamp in that version ({"1": "ab12…"}): a save compares with them
+    base_stamps = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["table", "user"], name="one_draft_per_table_and_user")
+            models.UniqueConstraint(
+                fields=["table", "user", "kind"], name="one_draft_per_table_user_and_kind"
+            )
         ]
 
     def __str__(self) -> str:

@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..models import Round, Table
+from ..models import Round, Table, Tournament
 from ..services.access import Action, Actor, NotAllowed
 from ..services.errors import DeskError
-from ..services.evening import pace, rounds
+from ..services.evening import pace
+from ..services.rounds.writer import EarlierRoundsOpen, RoundChange, change_round
 from ..services.server import public_links
 from ..services.sheets import table_entry
 from .common import desk_tournament, requested_hall
@@ -99,18 +100,31 @@ def reissue(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """ "Durchgang N starten": the round's table links take games from now on."""
     t = desk_tournament(request, slug, Action.START_ROUND)
+    return start_round_answer(request, t, number, reverse("desk:board", args=[slug]))
+
+
+def start_round_answer(request: HttpRequest, t: Tournament, number: int, back: str) -> HttpResponse:
+    """Start round ``number`` (the board, the dashboard, the seating page): while an earlier
+    round still has sheets to confirm, a page names them and asks first."""
     round_obj = get_object_or_404(Round, tournament=t, number=number)
     round_obj.tournament = t
     try:
-        if rounds.start_round(round_obj, request.user):
+        started = change_round(
+            round_obj, RoundChange.START, request.user, despite_open="despite" in request.POST
+        )
+    except EarlierRoundsOpen as exc:
+        context = {"tournament": t, "round": round_obj, "message": exc.message, "back": back}
+        return render(request, "desk/round_start.html", context)
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    else:
+        if started:
             messages.success(
                 request,
                 _("Durchgang %(n)s läuft: seine Tisch-Links nehmen jetzt Spiele an.")
                 % {"n": number},
             )
-    except DeskError as exc:
-        messages.error(request, exc.message)
-    return redirect(reverse("desk:board", args=[slug]) + f"?round={number}")
+    return redirect(back + f"?round={number}")
 
 
 def _answer_call(

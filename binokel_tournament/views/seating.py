@@ -15,6 +15,8 @@ from ..models import Competition, Round
 from ..services.access import Action
 from ..services.errors import DeskError
 from ..services.evening import seating
+from ..services.rounds.writer import RoundChange, change_round
+from .board import start_round_answer
 from .common import desk_tournament, plain_int, requested_hall
 
 
@@ -43,7 +45,7 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, exc.message)
         return redirect("desk:seating", slug=slug)
     hall = requested_hall(request, t, seats=True)
-    played = seating.played_rounds(hall.rounds)
+    played = hall.states.started
     blocks = [
         {
             "competition": c,
@@ -85,9 +87,12 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def round_lock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = desk_tournament(request, slug, Action.SEATING)
+    back = reverse("desk:seating", args=[slug])
+    if request.POST.get("locked") == "1":
+        return start_round_answer(request, t, number, back)
     round_obj = get_object_or_404(Round, tournament=t, number=number)
     try:
-        seating.set_round_locked(round_obj, request.POST.get("locked") == "1", request.user)
+        change_round(round_obj, RoundChange.UNLOCK, request.user)
     except DeskError as exc:
         messages.error(request, exc.message)
-    return redirect(reverse("desk:seating", args=[slug]) + f"?round={round_obj.number}")
+    return redirect(back + f"?round={round_obj.number}")

@@ -16,8 +16,8 @@ from ..forms import (
 from ..models import Tournament
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.evening import pace, registration, seating
-from ..services.evening import rounds as rounds_service
 from ..services.money import charity
+from ..services.rounds.state import next_step, round_states
 from ..services.server import backup
 from .common import desk_tournament
 
@@ -84,8 +84,9 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug)
     competitions = list(t.competitions.all())
-    rounds = list(t.round_set.all())
-    played = seating.played_rounds(rounds)
+    evening = round_states(t)
+    rounds = [s.round for s in evening]
+    played = evening.started
     stats = []
     entrants, seated, out_of_date = 0, False, False
     for c in competitions:
@@ -95,9 +96,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         entrants, seated = entrants + count, seated or has_tables
         out_of_date = out_of_date or plan.out_of_date
         stats.append({"competition": c, "entrants": count, "seated": has_tables, "plan": plan})
-    states = [s for s in rounds_service.round_statuses(t) if s.tables]
-    planned = [s.number for s in states if s.state == rounds_service.RoundState.PLANNED]
-    step = rounds_service.next_step(states, entrants, seated, out_of_date)
+    states = [s for s in evening if s.tables]
+    step = next_step(evening, entrants, seated, out_of_date)
+    planned = evening.next_planned
     context = {
         "tournament": t,
         "stats": stats,
@@ -105,7 +106,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "round_states": states,
         "step": step,
         # the next round to start, once the rounds before it are all running or done
-        "next_to_start": planned[0] if planned else None,
+        "next_to_start": planned.number if planned is not None else None,
         "downloads": download_box(t, rounds, competitions),
         "total": charity.evening(t) if charity.has_money(t) else None,
         "backup_status": backup.backup_status(t),

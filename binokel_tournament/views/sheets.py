@@ -1,5 +1,7 @@
 """The desk's score sheet: typing with a live check that also keeps a private working draft
-(autosave), saving versions (retries recognised by a submission key), confirming.
+(autosave), saving through the sheet's one writer (only the games that differ from what the page
+was opened on; retries recognised by a submission key), confirming with the four-eyes check,
+and the paper typed blind for it.
 
 Nothing typed is lost: the page keeps every value in the browser (localStorage) the moment it is
 typed, the live check keeps it on the server as the typist's draft, and a save that fails for any
@@ -8,13 +10,12 @@ JSON (the page stays put on an error); without script the form posts and redirec
 
 from __future__ import annotations
 
-import hashlib
 import re
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -23,11 +24,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring import RuleSet
+
 from ..models import GAME_KIND_KEYS, GameKind, ScoreSheet, SheetDraft, SheetStatus, Table
 from ..services.access import NotAllowed
 from ..services.errors import DeskError, active_language
-from ..services.sheets import live, paper_check, results
+from ..services.sheets import inputs, live, paper_check, results, words, writer
 from ..services.sheets import sheet_fields as F
+from ..services.sheets.operations import SheetConflict
 from .common import desk_tournament
 
 _SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")
@@ -110,6 +114,8 @@ def _context(
     evaluation: results.SheetEvaluation,
     sheet: ScoreSheet | None,
     version: int,
+    opened: str,
+    paper: bool = False,
 ) -> dict[str, object]:
     layout = evaluation.layout
     totals = [
@@ -156,51 +162,153 @@ def _context(
         "penalties": rules.penalties,
         "total_eyes": rules.total_eyes,
         "submission": uuid.uuid4().hex,
+        "opened": opened,
+        "paper": paper,  # the paper typed blind for the four-eyes check
     }
+
+
+def _page(request: HttpRequest, context: dict[str, object], status: int = 200) -> HttpResponse:
+    """The whole sheet page (not the live check's fragments): with the rules beside it."""
+    rules = context["rules"]
+    assert isinstance(rules, RuleSet)
+    context["rule_lines"] = rules.describe(active_language())
+    context["meld_rows"] = rules.describe_melds(active_language())
+    return render(request, "desk/sheet.html", context, status=status)
 
 
 @login_required
 def sheet(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The sheet as stored (the table's games included): correcting one game changes that
+    game; the four-eyes check lists what to compare with the paper."""
     table = _table(request, slug, table_id)
     if request.method == "POST":
         return _save(request, table)
     stored = _stored(table)
     entries = results.entries_snapshot(stored.entries) if stored else {}
     version = stored.version if stored else 0
-    # the double check of a phone table: the paper is typed into an empty form, independently
-    paper = paper_check.paper_pending(table, stored)
-    if paper:
-        entries = {}
+    opened = inputs.opened_text(entries)
     draft = results.draft_of(table, request.user)
     restored: SheetDraft | None = None
-    if draft is not None and results.entries_snapshot(draft.entries) != entries:
+    if draft is not None and F.normalized(results.entries_snapshot(draft.entries)) != entries:
         restored = draft
         entries = results.entries_snapshot(draft.entries)
-        version = draft.base_version  # saving it against a newer version shows the conflict
+        version = draft.base_version  # saving it shows what others changed since
+        opened = ",".join(f"{n}:{s}" for n, s in sorted(draft.base_stamps.items()))
     evaluation = results.evaluate_table(table, entries)
-    context = _context(table, evaluation, stored, version)
+    context = _context(table, evaluation, stored, version, opened)
     context["restored"] = restored
     context["draft_seq"] = draft.seq if draft is not None else 0
     # the typist's unsaved state is on the server already: the autosave line says so from the
     # start, as it does after every check
     context["autosaved"] = restored is not None
     context["draft"] = restored
-    context["paper_check"] = paper
-    context["differences"] = paper_check.differences(table, stored)
-    lang = active_language()
-    context["rule_lines"] = evaluation.layout.rules.describe(lang)
-    context["meld_rows"] = evaluation.layout.rules.describe_melds(lang)
-    stamps = F.game_stamps(stored.entries) if stored else {}
+    context.update(_checks(table, stored, request.user))
+    context.update(_elsewhere(table, request.user, _watch(stored)))
+    return _page(request, context)
+
+
+def _watch(stored: ScoreSheet | None) -> QueryDict:
+    stamps = F.part_stamps(stored.entries) if stored else {}
     watch = QueryDict(mutable=True)
     watch["v"] = str(stored.version if stored else 0)
     watch["s"] = ",".join(f"{n}:{s}" for n, s in sorted(stamps.items()))
-    context.update(_elsewhere(table, request.user, watch))
-    return render(request, "desk/sheet.html", context)
+    return watch
+
+
+def _checks(table: Table, stored: ScoreSheet | None, user: results.User) -> dict[str, object]:
+    """The four-eyes check on the page: the paper to type blind, where paper and sheet
+    differ, and the games to compare one by one (or, on a confirmed sheet, what was corrected
+    since its confirmation)."""
+    rows = paper_check.check_rows(table, stored, user) if stored is not None else []
+    names = _names({r.author for r in rows if r.author is not None})
+    return {
+        "paper_pending": paper_check.paper_pending(table, stored),
+        "paper_required": paper_check.paper_required(table, stored),
+        "paper_record": (stored.paper or {}) if stored is not None else {},
+        "paper_by": _names({(stored.paper or {}).get("by")}).get((stored.paper or {}).get("by"))
+        if stored is not None
+        else None,
+        "differences": paper_check.differences(table, stored),
+        "check_rows": [(row, names.get(row.author, "")) for row in rows],
+        "confirmed_sheet": stored is not None and stored.status == SheetStatus.CONFIRMED,
+    }
+
+
+def _names(accounts: set[object]) -> dict[object, str]:
+    ids = [a for a in accounts if isinstance(a, int)]
+    if not ids:
+        return {}
+    return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+
+
+@login_required
+def sheet_paper_entry(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The four-eyes check by the paper: the paper sheet typed into an empty form, blind to
+    what the sheet holds; saved as its own record and compared game by game."""
+    table = _table(request, slug, table_id)
+    if request.method == "POST":
+        entries = F.clean(request.POST)
+        try:
+            paper_check.record_paper(table, request.user, request.POST, _key(request))
+        except NotAllowed:
+            raise
+        except DeskError as exc:
+            evaluation = results.evaluate_table(table, entries)
+            page = _context(table, evaluation, None, 0, "", paper=True)
+            return _failed(request, page, exc.message, status=400)
+        messages.success(request, _("Papier gespeichert: unten steht, wo es vom Zettel abweicht."))
+        target = reverse("desk:sheet", args=[slug, table.pk])
+        if _wants_json(request):
+            return JsonResponse({"ok": True, "redirect": target})
+        return redirect(target)
+    draft = results.draft_of(table, request.user, results.PAPER)
+    entries = results.entries_snapshot(draft.entries) if draft is not None else {}
+    evaluation = results.evaluate_table(table, entries)
+    context = _context(table, evaluation, _stored(table), 0, "", paper=True)
+    context["restored"] = draft
+    context["draft_seq"] = draft.seq if draft is not None else 0
+    context["autosaved"] = draft is not None
+    context["draft"] = draft
+    return _page(request, context)
+
+
+def _key(request: HttpRequest) -> str:
+    return re.sub(r"[^0-9a-f]", "", request.POST.get("submission", ""))[:32]
+
+
+@login_required
+@require_POST
+def sheet_paper(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
+    """One game where the paper typed blind differs from the sheet: the paper counts
+    (``choice=paper``) or the sheet does (``choice=sheet``), both as shown (their stamps)."""
+    table = _table(request, slug, table_id)
+    choice = request.POST.get("choice", "")
+    try:
+        paper_check.take(
+            table,
+            request.user,
+            number,
+            choice,
+            request.POST.get("paper_stamp", ""),
+            request.POST.get("sheet_stamp", ""),
+        )
+    except NotAllowed:
+        raise
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    else:
+        text = (
+            _("Spiel %(n)s: das Papier gilt.")
+            if choice == "paper"
+            else _("Spiel %(n)s: der Zettel gilt.")
+        )
+        messages.success(request, text % {"n": number})
+    return redirect("desk:sheet", slug=slug, table_id=table.pk)
 
 
 def _elsewhere(table: Table, user: object, watch: QueryDict) -> dict[str, object]:
     """Who else types this sheet right now, and which games others changed since the page was
-    opened: ``watch`` holds the version it was opened on (``v``) and each game's stamp then
+    opened: ``watch`` holds the version it was opened on (``v``) and each part's stamp then
     (``s=1:ab12,2:cd34``)."""
     version = _version(watch.get("v", "")) or 0
     stamps = watch.get("s", "")[:2000]
@@ -210,34 +318,6 @@ def _elsewhere(table: Table, user: object, watch: QueryDict) -> dict[str, object
         "others_typing": live.others_typing(table, user),  # type: ignore[arg-type]
         "changed_elsewhere": live.changed_since(table, seen, version),
     }
-
-
-@login_required
-@require_POST
-def sheet_paper(request: HttpRequest, slug: str, table_id: int, number: int) -> HttpResponse:
-    """The double check of a phone table, one game where paper and phone differ: take the
-    phone's game (``choice=phone``), or the paper counts (``choice=paper``)."""
-    table = _table(request, slug, table_id)
-    choice = request.POST.get("choice", "")
-    try:
-        if choice == "phone":
-            version = _version(request.POST.get("version", ""))
-            if version is None:
-                raise DeskError(_("Das Formular ist veraltet; bitte die Seite neu laden."))
-            paper_check.take_phone(table, request.user, number, version)
-            messages.success(
-                request, _("Spiel %(n)s: die Fassung des Handys gilt.") % {"n": number}
-            )
-        elif choice == "paper":
-            paper_check.accept_paper(table, request.user, number, request.POST.get("stamp", ""))
-            messages.success(request, _("Spiel %(n)s: das Papier gilt.") % {"n": number})
-        else:
-            raise DeskError(_("Bitte Handy oder Papier wählen."))
-    except NotAllowed:
-        raise
-    except DeskError as exc:
-        messages.error(request, exc.message)
-    return redirect("desk:sheet", slug=slug, table_id=table.pk)
 
 
 @login_required
@@ -260,12 +340,15 @@ def _stored(table: Table) -> ScoreSheet | None:
 
 def _save(request: HttpRequest, table: Table) -> HttpResponse:
     entries = F.clean(request.POST)
-    evaluation = results.evaluate_table(table, entries)  # once per request
     version_text = request.POST.get("version", "")
     expected = _version(version_text)
+    opened = request.POST.get("opened", "")[: inputs.MAX_OPENED]
 
     def context() -> dict[str, object]:  # the page again, only when the save did not happen
-        return _context(table, evaluation, None, expected or 0)
+        evaluation = results.evaluate_table(table, entries)
+        page = _context(table, evaluation, None, expected or 0, opened)
+        page.update(_checks(table, _stored(table), request.user))
+        return page
 
     if expected is None:
         message = _(
@@ -273,34 +356,42 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
             "gespeichert; Ihre Eingaben stehen unverändert unten. Bitte erneut speichern."
         ) % {"version": version_text[:20]}
         return _failed(request, context(), message, status=400)
-    submission = _submission_key(request.POST.get("submission", ""), entries, request.POST)
     try:
-        outcome = results.save_evaluated(
-            evaluation, request.user, expected, "confirm" in request.POST, submission
+        outcome = writer.save_sheet(
+            table, request.POST, request.user, expected, "confirm" in request.POST, _key(request)
         )
-    except results.SheetConflict as exc:
-        other = exc.sheet
+    except SheetConflict as exc:
         page = context()
-        page["conflict_sheet"] = other
-        page["conflict_eval"] = results.evaluate_table(
-            table, results.entries_snapshot(other.entries)
-        )
-        # saving again takes the typed values as the version after the other person's
-        page["version"] = other.version
+        columns = len(page["layout"].columns)  # type: ignore[attr-defined]
+        who = _names({c.author for c in exc.conflicts})
+        page["conflicts"] = [
+            {
+                "number": c.number,
+                "title": words.part_title(c.number),
+                "mine": words.game_line(c.mine, c.number, columns),
+                "theirs": words.game_line(c.theirs, c.number, columns),
+                "current": c.stamp or "-",
+                "by": who.get(c.author) or words.source_label(c.source) or "–",
+            }
+            for c in exc.conflicts
+        ]
+        page["version"] = exc.version
         return _failed(request, page, exc.message, status=409)
     except NotAllowed as exc:  # e.g. a helper correcting a confirmed sheet: keep the input
         return _failed(request, context(), exc.message, status=403)
     except DeskError as exc:
         return _failed(request, context(), exc.message, status=400)
     if outcome.repeated:
-        text = _("Schon gespeichert (Version %(version)s).") % {"version": outcome.sheet.version}
+        text = _("Schon gespeichert (Version %(version)s).") % {"version": outcome.version}
         messages.info(request, text)
     elif outcome.notice:
         messages.warning(request, outcome.notice)
     elif outcome.confirmed:
         messages.success(request, _("Spielzettel bestätigt."))
-    else:
+    elif outcome.changed:
         messages.success(request, _("Entwurf gespeichert."))
+    else:
+        messages.info(request, _("Nichts geändert."))
     target = reverse("desk:sheet", args=[table.round.tournament.slug, table.pk])
     if outcome.confirmed and "confirm" in request.POST and not outcome.notice:
         nxt = _next_open_table(table)
@@ -311,18 +402,8 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
             else reverse("desk:overview", args=[slug])
         )
     if _wants_json(request):
-        return JsonResponse({"ok": True, "redirect": target, "version": outcome.sheet.version})
+        return JsonResponse({"ok": True, "redirect": target, "version": outcome.version})
     return redirect(target)
-
-
-def _submission_key(key: str, entries: Mapping[str, str], post: Mapping[str, object]) -> str:
-    """The page's key for this save together with what it saves: the same page posting the
-    same values again is the same save; changed values are a new one."""
-    key = re.sub(r"[^0-9a-f]", "", key)[:32]
-    if not key:
-        return ""
-    content = repr((sorted(entries.items()), "confirm" in post)).encode()
-    return f"{key}-{hashlib.sha256(content).hexdigest()[:24]}"
 
 
 def _failed(
@@ -334,14 +415,14 @@ def _failed(
     context["sheet"] = _stored(table)
     if _wants_json(request):
         payload: dict[str, object] = {"ok": False, "message": message}
-        if "conflict_sheet" in context:
+        if "conflicts" in context:
             payload["version"] = context["version"]
             payload["conflict"] = render_to_string(
                 "desk/_sheet_conflict.html", context, request=request
             )
         return JsonResponse(payload, status=status)
     messages.error(request, message)
-    return render(request, "desk/sheet.html", context, status=status)
+    return _page(request, context, status)
 
 
 def _next_open_table(table: Table) -> Table | None:
@@ -366,12 +447,15 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     entries = F.clean(request.POST)
     evaluation = results.evaluate_table(table, entries)
     version = _version(request.POST.get("version", "")) or 0
+    opened = request.POST.get("opened", "")[: inputs.MAX_OPENED]
+    kind = results.PAPER if request.POST.get("mode") == "paper" else results.SHEET
     seq_text = request.POST.get("draft_seq", "")
     seq = int(seq_text) if re.fullmatch(r"[0-9]{1,18}", seq_text) else None
     kept = None
     if seq is not None:
-        kept = results.keep_draft(table, request.user, entries, seq, version)
-    context = _context(table, evaluation, None, version)
+        stamps = inputs.read_opened(opened) or {}
+        kept = results.keep_draft(table, request.user, entries, seq, version, stamps, kind)
+    context = _context(table, evaluation, None, version, opened, paper=kind == results.PAPER)
     context["autosaved"] = seq is not None
     context["draft"] = kept
     response = render(request, "desk/_sheet_check.html", context)
@@ -385,6 +469,9 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
 def sheet_discard(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Throw away the typist's unsaved draft: the sheet shows its saved version again."""
     table = _table(request, slug, table_id)
-    results.discard_draft(table, request.user)
+    paper = request.POST.get("mode") == "paper"
+    results.discard_draft(table, request.user, results.PAPER if paper else results.SHEET)
     messages.info(request, _("Ungespeicherte Eingaben verworfen."))
-    return redirect("desk:sheet", slug=slug, table_id=table.pk)
+    return redirect(
+        "desk:sheet_paper_entry" if paper else "desk:sheet", slug=slug, table_id=table.pk
+    )

@@ -26,17 +26,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Table
 from ..services.errors import DeskError, active_language
-from ..services.evening.rounds import RoundNotStarted, require_started
+from ..services.rounds.state import RoundNotStarted, require_started
 from ..services.server.throttle import allow, exceeded
 from ..services.sheets import table_entry
+from ..services.sheets.operations import GameRefused, StaleConfirmation, TableLocked
 from ..services.sheets.results import SheetEvaluation
-from ..services.sheets.table_entry import (
-    GameConflict,
-    GameRefused,
-    StaleConfirmation,
-    TableLinkError,
-    TableLocked,
-)
+from ..services.sheets.table_entry import GameConflict, TableLinkError
 from .common import plain_int
 
 TableView = Callable[..., HttpResponse]

@@ -51,13 +51,16 @@
     return out;
   }
   function versionInput() { return form.querySelector('input[name="version"]'); }
+  // the stamps of the version the page was opened on: a save changes only what differs
+  function openedInput() { return form.querySelector('input[name="opened"]'); }
 
   // --- the browser's copy: written the moment something is typed ------------------------------
   function remember() {
     if (!storeKey) return;
     try {
       localStorage.setItem(storeKey, JSON.stringify({
-        seq: typedSeq, version: versionInput().value, entries: entries(), at: Date.now()
+        seq: typedSeq, version: versionInput().value, opened: openedInput().value,
+        entries: entries(), at: Date.now()
       }));
     } catch (e) { /* private mode or full: the server draft still keeps it */ }
   }
@@ -76,6 +79,7 @@
       else el.value = v === undefined ? "" : v;
     });
     if (kept.version !== undefined) versionInput().value = kept.version;
+    if (kept.opened !== undefined) openedInput().value = kept.opened;
     seq = Math.max(seq, kept.seq + 1);
     showProblem(form.dataset.msgRestored || "", "warning");
     return true;

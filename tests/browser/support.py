@@ -102,8 +102,8 @@ def phone_table():  # type: ignore[no-untyped-def]
 
     from binokel_tournament.models import Membership, Mode, Role
     from binokel_tournament.services.evening.registration import create_tournament, register_entrant
-    from binokel_tournament.services.evening.rounds import start_round
     from binokel_tournament.services.evening.seating import generate_seating
+    from tests.support import start_round
 
     orga = get_user_model().objects.create_user("orga", password="binokel")
     t = create_tournament("Handyturnier", modes=[Mode.SINGLES], rounds=1)

@@ -15,7 +15,7 @@ from binokel_tournament.models import Round, ScoreSheet, Table, TableKind
 from binokel_tournament.services.evening import players
 from binokel_tournament.services.evening.registration import update_entrant
 from binokel_tournament.services.evening.seating import replan_seating
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.writer import save_sheet
 from binokel_tournament.views import players as player_views
 from tests.support import artifact
 from tests.web.sheets import full_three_table

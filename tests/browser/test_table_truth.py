@@ -12,12 +12,12 @@ from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import ScoreSheet
 from binokel_tournament.services.sheets import sheet_fields as F
-from binokel_tournament.services.sheets.results import save_sheet
 from binokel_tournament.services.sheets.table_entry import (
     acknowledge_call,
     save_game,
     table_by_token,
 )
+from binokel_tournament.services.sheets.writer import save_sheet
 from tests.support import artifact
 
 from .support import STATE_TIMEOUT_MS, explained, phone, phone_table

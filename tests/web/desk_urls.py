@@ -72,6 +72,10 @@ def _settings(t: Tournament) -> dict[str, object]:
 
 SHEET_FIELDS = (
     "version",
+    "opened",
+    "keep-g1",
+    "current-g1",
+    "checked-g1",
     "g1-kind",
     "g1-declarer",
     "g1-bid",
@@ -222,8 +226,22 @@ DESK_URLS: list[DeskUrl] = [
         "POST",
         Action.ENTER_RESULTS,
         args=lambda t: [t.slug, first_three_table(t), 1],
-        data=lambda t: {"choice": "paper", "stamp": "x"},
-        fields=("choice", "stamp", "version"),
+        data=lambda t: {"choice": "paper", "paper_stamp": "x", "sheet_stamp": "y"},
+        fields=("choice", "paper_stamp", "sheet_stamp"),
+    ),
+    DeskUrl(
+        "sheet_paper_entry",
+        "GET",
+        Action.VIEW,
+        args=lambda t: [t.slug, first_three_table(t)],
+    ),
+    DeskUrl(
+        "sheet_paper_entry",
+        "POST",
+        Action.ENTER_RESULTS,
+        args=lambda t: [t.slug, first_three_table(t)],
+        data=lambda t: {**full_three_table(2), "mode": "paper"},
+        fields=(*SHEET_FIELDS, "mode"),
     ),
     DeskUrl(
         "sheet_elsewhere",

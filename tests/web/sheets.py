@@ -41,3 +41,11 @@ def full_pair_table(games: int = 12) -> dict[str, str]:
     for n in range(1, games + 1):
         entries.update(game_entries(n, 1, 250, [140, 20], [160, 90], columns=(1, 2)))
     return entries
+
+
+def ticks(entries: dict[str, str]) -> dict[str, str]:
+    """The four-eyes check's ticks ("geprüft") of every game of ``entries``, as the desk's form
+    posts them: each game's stamp as shown."""
+    from binokel_tournament.services.sheets import sheet_fields as F
+
+    return {f"checked-g{n}": s for n, s in F.game_stamps(F.normalized(entries)).items()}

@@ -29,8 +29,8 @@ from binokel_tournament.services.evening.seating import replan_seating
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.server import backup
 from binokel_tournament.services.server.backup import BackupError, backup_bytes, restore
-from binokel_tournament.services.sheets.integrity import rescore_mismatches
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.server.integrity import rescore_mismatches
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .desk_urls import first_three_table
 from .sheets import full_three_table

@@ -9,7 +9,8 @@ import pytest
 from django.db import connections
 
 from binokel_tournament.models import ScoreSheet, TableKind
-from binokel_tournament.services.sheets.results import SheetConflict, save_sheet
+from binokel_tournament.services.sheets.operations import SheetConflict
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .sheets import full_three_table
 

@@ -25,13 +25,14 @@ from binokel_tournament.services.evening.registration import (
 from binokel_tournament.services.evening.seating import (
     plan_status,
     replan_seating,
-    set_round_locked,
 )
 from binokel_tournament.services.evening.standings import compute_standings
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.rounds.writer import RoundChange, change_round
+from binokel_tournament.services.sheets.writer import save_sheet
 from scoring import GameInput, GameKind, PartyInput, check_game
+from tests.support import start_round
 
-from .sheets import full_three_table, game_entries
+from .sheets import full_three_table, game_entries, ticks
 from .support import make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,7 @@ def three_table(tournament, number=1):
 
 def test_a_withdrawn_entrant_who_comes_back_is_seated_again(seated):
     comp = seated.competitions.get(mode=Mode.SINGLES)
-    set_round_locked(seated.round_set.get(number=1), True)
+    start_round(seated.round_set.get(number=1))
     entrant = Entrant.objects.get(name="Spieler 5")
     update_entrant(entrant, withdrawn=True)
     assert plan_status(comp).withdrawn == [entrant.start_number]
@@ -91,9 +92,9 @@ def test_a_round_whose_sheets_were_emptied_can_be_unlocked(seated, orga):
     table = three_table(seated)
     save_sheet(table, full_three_table(1), orga, expected_version=0)
     with pytest.raises(DeskError):
-        set_round_locked(table.round, False)
+        change_round(table.round, RoundChange.UNLOCK, None)
     save_sheet(table, {}, orga, expected_version=1)
-    set_round_locked(Round.objects.get(pk=table.round.pk), False)
+    change_round(Round.objects.get(pk=table.round.pk), RoundChange.UNLOCK, None)
     assert not Round.objects.get(pk=table.round.pk).locked
 
 
@@ -102,14 +103,19 @@ def test_a_correction_under_the_double_check_needs_a_second_person_again(seated,
     seated.save()
     table = three_table(seated)
     save_sheet(table, full_three_table(), orga, expected_version=0)
-    save_sheet(table, full_three_table(), kasse, expected_version=1, confirm=True)
+    checked = ticks(full_three_table())
+    save_sheet(table, {**full_three_table(), **checked}, kasse, expected_version=1, confirm=True)
     corrected = {**full_three_table(), **game_entries(1, 2, 250, [40, 100, 20], [65, 143, 42])}
     outcome = save_sheet(table, corrected, orga, expected_version=2, confirm=True)
     sheet = ScoreSheet.objects.get(table=table)
     assert sheet.status == SheetStatus.DRAFT and sheet.confirmed_by is None
     assert "zweite Person" in outcome.notice
     assert compute_standings(table.competition).rows[0].total == 0  # not counted meanwhile
-    save_sheet(table, corrected, kasse, expected_version=3, confirm=True)
+    # the second person checks the one corrected game (the others were checked before)
+    outcome = save_sheet(table, corrected, kasse, expected_version=3, confirm=True)
+    assert not outcome.confirmed and "Spiel 1 einzeln" in outcome.notice
+    only_1 = {"checked-g1": ticks(corrected)["checked-g1"]}
+    save_sheet(table, {**corrected, **only_1}, kasse, expected_version=3, confirm=True)
     assert ScoreSheet.objects.get(table=table).status == SheetStatus.CONFIRMED
 
 
@@ -136,7 +142,7 @@ def test_import_rejects_overlong_values_row_by_row(tournament):
 
 
 def test_an_import_after_the_start_marks_late_arrivals(seated):
-    set_round_locked(seated.round_set.get(number=1), True)
+    start_round(seated.round_set.get(number=1))
     comp = seated.competitions.get(mode=Mode.SINGLES)
     report = import_entrants(comp, [["Name"], ["Späte Anna"]])
     assert report.created[0].late
@@ -233,5 +239,5 @@ def test_a_round_with_a_draft_can_still_be_locked(seated, orga):
     round_obj = Round.objects.get(pk=table.round.pk)
     round_obj.locked = False
     round_obj.save()
-    set_round_locked(round_obj, True)
+    start_round(round_obj)
     assert Round.objects.get(pk=round_obj.pk).locked

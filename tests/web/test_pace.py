@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from binokel_tournament.models import Round, Tournament
 from binokel_tournament.services.evening import pace, players
-from binokel_tournament.services.evening.rounds import start_round
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.writer import save_sheet
+from tests.support import start_round
 
 from .phones import GAME, post, three_table
 from .sheets import full_three_table

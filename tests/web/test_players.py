@@ -13,7 +13,7 @@ from django.urls import reverse
 from binokel_tournament.models import Mode, PersonalLink, Tournament
 from binokel_tournament.services.evening import players
 from binokel_tournament.services.server.backup import backup_bytes, restore
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .sheets import full_three_table
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from binokel_tournament.models import Mode
 from binokel_tournament.services.server import public_cache
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.writer import save_sheet
 from tests.support import require
 
 from .sheets import full_three_table

@@ -19,9 +19,10 @@ from binokel_tournament.services.evening.registration import (
 from binokel_tournament.services.evening.seating import (
     generate_seating,
     replan_seating,
-    set_round_locked,
 )
-from binokel_tournament.services.sheets.results import load_table, save_sheet
+from binokel_tournament.services.sheets.results import load_table
+from binokel_tournament.services.sheets.writer import save_sheet
+from tests.support import start_round
 
 from .pages import every_page
 from .sheets import full_three_table
@@ -86,7 +87,7 @@ def test_planning_and_re_planning_take_as_many_queries_for_a_bigger_field(db):
         register_entrants(comp, [(f"Spieler {i}", "", f"Verein {i % 4}") for i in range(n)])
         with CaptureQueriesContext(connection) as plan:
             generate_seating(comp)
-        set_round_locked(t.round_set.get(number=1), True)
+        start_round(t.round_set.get(number=1))
         comp.entrants.filter(start_number=2).update(withdrawn=True)
         register_entrant(comp, "Späte Spielerin", late=True)
         with CaptureQueriesContext(connection) as replan:

@@ -208,7 +208,7 @@ def test_the_settings_invariants_hold_in_the_service_whoever_calls_it(seated, or
     """Not only the form: the service itself refuses settings that break an invariant, and
     changes nothing then."""
     from binokel_tournament.services.evening.registration import SettingsRefused, update_settings
-    from binokel_tournament.services.sheets.results import save_sheet
+    from binokel_tournament.services.sheets.writer import save_sheet
 
     from .sheets import full_three_table
 

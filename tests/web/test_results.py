@@ -8,14 +8,13 @@ import pytest
 from binokel_tournament.models import AuditLog, PartyResult, ScoreSheet, SheetStatus, TableKind
 from binokel_tournament.services.errors import DeskError
 from binokel_tournament.services.evening.standings import compute_standings
-from binokel_tournament.services.sheets.results import (
-    SheetConflict,
-    evaluate,
-    save_sheet,
-    sheet_layout,
-)
+from binokel_tournament.services.sheets.inputs import opened_text
+from binokel_tournament.services.sheets.operations import SheetConflict
+from binokel_tournament.services.sheets.results import evaluate, sheet_layout
+from binokel_tournament.services.sheets.words import sheet_audit_lines
+from binokel_tournament.services.sheets.writer import save_sheet
 
-from .sheets import full_pair_table, full_three_table, game_entries
+from .sheets import full_pair_table, full_three_table, game_entries, ticks
 
 pytestmark = pytest.mark.django_db
 
@@ -127,25 +126,61 @@ def test_double_check_refuses_confirmation_by_the_person_who_entered(seated, org
     seated.double_check = True
     seated.save()
     table = first_table(seated)
-    outcome = save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
+    entries = full_three_table()
+    outcome = save_sheet(table, {**entries, **ticks(entries)}, orga, 0, confirm=True)
     assert not outcome.confirmed and "Vier-Augen" in outcome.notice
     sheet = ScoreSheet.objects.get(table=table)
     assert sheet.status == SheetStatus.DRAFT and sheet.entered_by == orga
-    outcome = save_sheet(table, sheet.entries, kasse, expected_version=sheet.version, confirm=True)
+    # the second person must tick every game: a look and a click is not enough
+    outcome = save_sheet(table, sheet.entries, kasse, sheet.version, confirm=True)
+    assert not outcome.confirmed and "einzeln" in outcome.notice
+    half = dict(list(ticks(entries).items())[:6])
+    outcome = save_sheet(table, {**sheet.entries, **half}, kasse, sheet.version, confirm=True)
+    assert not outcome.confirmed and "Spiele 7, 8, 9, 10, 11, 12" in outcome.notice
+    outcome = save_sheet(table, {**sheet.entries, **ticks(entries)}, kasse, sheet.version, True)
     assert outcome.confirmed
     sheet.refresh_from_db()
     assert sheet.entered_by == orga and sheet.confirmed_by == kasse
 
 
-def test_a_stale_version_is_a_conflict_and_overwrites_nothing(seated, orga, kasse):
+def test_a_game_changed_since_the_form_was_opened_is_a_conflict_and_nothing_is_written(
+    seated, orga, kasse
+):
     table = first_table(seated)
     save_sheet(table, full_three_table(2), orga, expected_version=0)
-    save_sheet(table, full_three_table(3), kasse, expected_version=1)
+    opened = ScoreSheet.objects.get(table=table).entries  # orga's page shows version 1
+    kasse_bid = {**opened, "g2-bid": "190"}
+    save_sheet(table, kasse_bid, kasse, expected_version=1)
+    orga_typed = {**opened, "g1-bid": "160", "g2-bid": "180", "opened": opened_text(opened)}
     with pytest.raises(SheetConflict) as err:
-        save_sheet(table, full_three_table(4), orga, expected_version=1)
-    assert "kasse" in err.value.message
+        save_sheet(table, orga_typed, orga, expected_version=1)
+    (conflict,) = err.value.conflicts
+    assert conflict.number == 2 and conflict.author == kasse.pk
+    assert conflict.theirs["g2-bid"] == "190" and conflict.mine["g2-bid"] == "180"
     sheet = ScoreSheet.objects.get(table=table)
-    assert sheet.version == 2 and len([k for k in sheet.entries if k.endswith("-kind")]) == 3
+    assert sheet.version == 2 and sheet.entries["g1-bid"] == "200"  # nothing of orga's save
+    # orga keeps their version knowingly: now it is written, game 1 too
+    resolved = {**orga_typed, "keep-g2": "mine", "current-g2": conflict.stamp}
+    save_sheet(table, resolved, orga, expected_version=2)
+    sheet = ScoreSheet.objects.get(table=table)
+    assert (sheet.entries["g1-bid"], sheet.entries["g2-bid"]) == ("160", "180")
+
+
+def test_posting_the_whole_form_changes_only_the_games_that_differ(seated, orga, kasse):
+    table = first_table(seated)
+    save_sheet(table, full_three_table(4), orga, expected_version=0)
+    opened = ScoreSheet.objects.get(table=table).entries
+    save_sheet(table, {**opened, "g3-bid": "190"}, kasse, expected_version=1)  # kasse: game 3
+    # orga's form (opened on version 1) posts every row: game 2 changed, the untouched rows
+    # post only their default kind
+    posted = {**opened, "g2-bid": "170", "opened": opened_text(opened)}
+    posted.update({f"g{n}-kind": "played" for n in range(5, 13)})
+    outcome = save_sheet(table, posted, orga, expected_version=1)
+    assert outcome.changed == (2,)
+    sheet = ScoreSheet.objects.get(table=table)
+    assert sheet.entries["g3-bid"] == "190" and sheet.entries["g2-bid"] == "170"
+    assert not any(k.startswith("g5-") for k in sheet.entries)  # an untouched row is no game
+    assert sheet.game_sources == {**{str(n): "desk" for n in range(1, 5)}}
 
 
 def test_correcting_a_confirmed_sheet_is_recorded_and_updates_standings(seated, orga, kasse):
@@ -154,10 +189,10 @@ def test_correcting_a_confirmed_sheet_is_recorded_and_updates_standings(seated, 
     corrected = {**full_three_table(), **game_entries(12, 2, 250, [40, 100, 20], [65, 143, 42])}
     save_sheet(table, corrected, orga, expected_version=1)  # corrections: the organiser
     log = AuditLog.objects.filter(action="sheet.correct").get()
-    assert log.user == orga
-    assert (
-        log.before["entries"]["g12-declarer"] == "1" and log.after["entries"]["g12-declarer"] == "2"
-    )
+    assert log.user == orga and list(log.after["games"]) == ["12"]
+    assert log.before["games"]["12"]["g12-declarer"] == "1"
+    assert log.after["games"]["12"]["g12-declarer"] == "2"
+    assert "Spiel 12: Spielmacher: 1 → 2" in sheet_audit_lines(log.before, log.after)[0]
     seats = [s.entrant for s in table.seats.order_by("position")]
     totals = {r.entrant.pk: r.total for r in compute_standings(table.competition).rows}
     assert totals[seats[1].pk] == 80 * 11 - 500

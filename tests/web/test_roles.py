@@ -22,10 +22,10 @@ from binokel_tournament.services.evening.registration import (
 from binokel_tournament.services.evening.seating import (
     generate_seating,
     replan_seating,
-    set_round_locked,
 )
 from binokel_tournament.services.members import add_member, change_role, remove_member
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.rounds.writer import RoundChange, change_round
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .desk_urls import DESK_URLS, DeskUrl, first_three_table
 from .sheets import full_three_table
@@ -115,7 +115,7 @@ def test_a_helper_enters_and_confirms_but_does_not_plan_delete_or_correct(world)
     for attempt in (
         lambda: generate_seating(singles, user=helper),
         lambda: replan_seating(singles, user=helper),
-        lambda: set_round_locked(t.round_set.get(number=3), True, helper),
+        lambda: change_round(t.round_set.get(number=3), RoundChange.UNLOCK, helper),
         lambda: delete_entrant(late, helper),
         lambda: update_entrant(late, helper, withdrawn=True),
         lambda: renumber(t, "random", 1, helper),

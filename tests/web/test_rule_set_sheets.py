@@ -15,7 +15,7 @@ from binokel_tournament.models import GAME_KIND_KEYS, GameKind, Mode, PartyResul
 from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 from binokel_tournament.services.evening.seating import generate_seating
 from binokel_tournament.services.sheets import sheet_fields as F
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.writer import save_sheet
 from scoring.tables import TableKind as EngineTableKind
 from tests.exports.reading import pdf_pages
 

@@ -13,13 +13,13 @@ from binokel_tournament.services.evening.registration import (
     import_entrants,
     register_entrant,
 )
-from binokel_tournament.services.evening.rounds import start_round
 from binokel_tournament.services.evening.seating import generate_seating, replan_seating
 from binokel_tournament.services.evening.simulation import simulate_round
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.money import charity, prizes
 from binokel_tournament.services.money.prizes import add_prize
 from binokel_tournament.services.money.statistics import evening_statistics
+from tests.support import start_round
 
 pytestmark = pytest.mark.django_db
 

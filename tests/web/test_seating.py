@@ -16,9 +16,9 @@ from binokel_tournament.services.evening.seating import (
     generate_seating,
     plan_from_db,
     replan_seating,
-    set_round_locked,
     where_do_i_sit,
 )
+from tests.support import start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def test_nobody_meets_an_opponent_twice_with_nine_entrants(seated):
 
 def test_replanning_keeps_started_rounds_and_seats_a_late_arrival(seated):
     comp = seated.competitions.get(mode=Mode.SINGLES)
-    set_round_locked(seated.round_set.get(number=1), True)
+    start_round(seated.round_set.get(number=1))
     before_round1 = sorted(
         seats_of_round(seated, 1, comp).values_list("table__number", "position", "entrant_id")
     )
@@ -91,7 +91,7 @@ def test_replanning_keeps_started_rounds_and_seats_a_late_arrival(seated):
 
 def test_a_fresh_plan_is_refused_once_a_round_has_started(seated):
     comp = seated.competitions.get(mode=Mode.SINGLES)
-    set_round_locked(seated.round_set.get(number=1), True)
+    start_round(seated.round_set.get(number=1))
     with pytest.raises(DeskError, match="Neu planen"):
         generate_seating(comp, seed=5)
 
@@ -138,7 +138,7 @@ def test_a_replan_of_the_singles_renumbers_no_pair_table_and_lists_who_moves(des
     singles, pairs = t.competitions.get(mode=Mode.SINGLES), t.competitions.get(mode=Mode.PAIRS)
     generate_seating(singles)
     generate_seating(pairs)
-    set_round_locked(t.round_set.get(number=1), True)
+    start_round(t.round_set.get(number=1))
     pairs_before = all_places(t, pairs)
     singles_before = all_places(t, singles)
     pair_tables = sorted({table for (_r, _n), (table, _s) in pairs_before.items()})

@@ -19,8 +19,8 @@ from binokel_tournament.services.evening.seating import (
     plan_from_db,
     replan_seating,
     seating_figures,
-    set_round_locked,
 )
+from tests.support import start_round
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def test_the_page_shows_what_generate_seating_measured(desk_client, tournament, 
 
 def test_after_a_re_plan_the_club_figure_covers_every_round_and_names_the_played_ones(seated):
     comp = seated.competitions.get(mode=Mode.SINGLES)
-    set_round_locked(seated.round_set.get(number=1), True)
+    start_round(seated.round_set.get(number=1))
     Entrant.objects.filter(name="Spieler 2").update(withdrawn=True)
     register_entrant(comp, "Späte Spielerin", club="Verein 1", late=True)
     summary = replan_seating(comp, seed=1)

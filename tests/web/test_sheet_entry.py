@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from binokel_tournament.models import AuditLog, ScoreSheet, SheetDraft, TableKind
 from binokel_tournament.services.sheets import sheet_fields as F
-from binokel_tournament.services.sheets.results import keep_draft, save_sheet
+from binokel_tournament.services.sheets.results import keep_draft
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .sheets import full_three_table, game_entries
 
@@ -135,15 +136,19 @@ def test_a_retried_save_is_recognised_and_not_done_twice(desk_client, seated):
 def test_a_conflict_answers_the_page_with_the_other_version(desk_client, seated, kasse):
     table = three_table(seated)
     page, _check, _discard = urls(seated, table)
-    save_sheet(table, full_three_table(2), kasse, expected_version=0)
+    # kasse saved games 1 and 2 with another bid while this page was open on the empty sheet
+    theirs = {**full_three_table(2), "g1-bid": "190", "g2-bid": "190"}
+    save_sheet(table, theirs, kasse, expected_version=0)
     response = desk_client.post(
-        page, {**full_three_table(5), "version": "0", "draft": "1"}, **JSON_SAVE
+        page, {**full_three_table(5), "version": "0", "opened": "", "draft": "1"}, **JSON_SAVE
     )
     assert response.status_code == 409
     answer = response.json()
-    assert answer["ok"] is False and "kasse" in answer["message"]
+    assert answer["ok"] is False and "Spiele 1, 2" in answer["message"]
     assert answer["version"] == 1 and 'id="conflict"' in answer["conflict"]
-    assert ScoreSheet.objects.get().version == 1
+    assert "kasse" in answer["conflict"] and 'name="keep-g1"' in answer["conflict"]
+    assert 'name="keep-g3"' not in answer["conflict"]  # games 3 to 5 were nobody else's
+    assert ScoreSheet.objects.get().version == 1  # nothing of the refused save was written
 
 
 def test_a_refused_save_answers_with_the_reason(desk_client, seated):

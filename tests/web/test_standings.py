@@ -13,7 +13,7 @@ from binokel_tournament.services.evening.standings import (
     rank,
     tie_break_metrics,
 )
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .sheets import game_entries
 

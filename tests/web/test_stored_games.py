@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from binokel_tournament.models import Game, PartyResult, TableKind
-from binokel_tournament.services.sheets.integrity import rescore_mismatches
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.server.integrity import rescore_mismatches
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .sheets import full_three_table, game_entries
 

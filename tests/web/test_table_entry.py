@@ -21,11 +21,12 @@ from binokel_tournament.models import (
     TableEntry,
     TableKind,
 )
-from binokel_tournament.services.evening.rounds import start_round
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.sheets import sheet_fields as F
-from binokel_tournament.services.sheets.results import save_sheet
+from binokel_tournament.services.sheets.paper_check import record_paper
 from binokel_tournament.services.sheets.table_entry import chairs, opponents
+from binokel_tournament.services.sheets.writer import save_sheet
+from tests.support import start_round
 
 from .phones import GAME, post, three_table, url
 
@@ -131,7 +132,8 @@ def test_a_game_is_checked_scored_and_kept_exactly_once(client, seated):
     again = send_game(client, table, 1, op="phone-1")  # the reply was lost: sent again
     assert first.status_code == again.status_code == 200 and again.json()["repeated"]
     sheet = ScoreSheet.objects.get()
-    assert sheet.version == 1 and sheet.entered_at_table and sheet.entered_by is None
+    assert sheet.version == 1 and sheet.game_sources == {"1": "table"}
+    assert sheet.entered_by is None
     points = sorted(PartyResult.objects.values_list("points", flat=True))
     assert points == [40, 80, 210]
     state = first.json()["state"]
@@ -188,7 +190,11 @@ def test_the_opponents_confirm_and_then_only_the_desk_changes_it(client, seated,
     assert sheet.status == SheetStatus.TABLE
     late = send_game(client, table, 3, game={**GAME, "bid": 150})
     assert late.status_code == 409 and late.json()["locked"]
-    # the desk confirms it like any other sheet: any desk person (the table entered it)
+    # the four-eyes check of a phone table is the paper, typed blind; then any desk person
+    # confirms (the table entered it)
+    outcome = save_sheet(table, sheet.entries, kasse, expected_version=sheet.version, confirm=True)
+    assert not outcome.confirmed and "Papierzettel blind" in outcome.notice
+    record_paper(table, kasse, sheet.entries)
     outcome = save_sheet(table, sheet.entries, kasse, expected_version=sheet.version, confirm=True)
     assert outcome.confirmed
     assert ScoreSheet.objects.get().status == SheetStatus.CONFIRMED
@@ -228,17 +234,20 @@ def test_the_table_calls_the_desk_and_the_board_shows_it(client, desk_client, se
 
 
 def test_the_board_shows_where_the_paper_differs_from_the_phone(client, desk_client, seated, orga):
+    seated.double_check = True
+    seated.save()
     table = three_table(seated)
     for n in (1, 2, 3):
         send_game(client, table, n)
     sheet = ScoreSheet.objects.get()
-    typed = dict(sheet.entries)  # the desk types the paper: game 2 was bid 220 there
+    typed = dict(sheet.entries)  # the desk types the paper blind: game 2 was bid 220 there
     typed[F.game_field(2, "bid")] = "220"
-    save_sheet(table, typed, orga, expected_version=sheet.version)
+    record_paper(table, orga, typed)
     board = desk_client.get(reverse("desk:board", args=[seated.slug]) + "?round=1")
     row = board.content.decode().split(f'id="board-{table.number}"')[1].split("</tr>")[0]
     assert "Papier weicht ab: Spiel 2" in row
-    assert AuditLog.objects.filter(action="sheet.save").count() == 1  # the correction, recorded
+    assert AuditLog.objects.filter(action="sheet.paper").count() == 1  # its own record
+    assert ScoreSheet.objects.get().entries == sheet.entries  # the sheet itself is untouched
 
 
 def test_the_table_page_works_in_english(client, seated):

@@ -139,15 +139,15 @@ def test_saving_a_draft_and_confirming_through_the_page(desk_client, seated):
 
 
 def test_a_conflicting_save_shows_the_other_version(desk_client, seated, kasse):
-    from binokel_tournament.services.sheets.results import save_sheet
+    from binokel_tournament.services.sheets.writer import save_sheet
 
     table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
-    save_sheet(table, full_three_table(2), kasse, expected_version=0)
+    save_sheet(table, {**full_three_table(2), "g2-bid": "190"}, kasse, expected_version=0)
     url = reverse("desk:sheet", args=[seated.slug, table.pk])
     response = desk_client.post(url, {**full_three_table(5), "version": "0", "draft": "1"})
     assert response.status_code == 409
     html = response.content.decode()
-    assert "kasse" in html and 'id="conflict"' in html
+    assert "kasse" in html and 'id="conflict"' in html and 'name="keep-g2"' in html
     assert 'name="g5-bid" value="200"' in html  # what this desk typed is still in the form
     assert ScoreSheet.objects.get(table=table).version == 1
 
@@ -256,7 +256,7 @@ def test_an_english_browser_still_gets_the_german_desk(desk_client, seated):
 
 
 def test_the_history_of_a_sheet_shows_each_corrected_field(desk_client, seated, orga):
-    from binokel_tournament.services.sheets.results import save_sheet
+    from binokel_tournament.services.sheets.writer import save_sheet
 
     table = seated.round_set.get(number=1).tables.filter(kind=TableKind.THREE).first()
     save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
@@ -266,8 +266,8 @@ def test_the_history_of_a_sheet_shows_each_corrected_field(desk_client, seated, 
     page = desk_client.get(
         reverse("desk:audit", args=[seated.slug]), {"type": "ScoreSheet", "id": sheet.pk}
     ).content.decode()
-    assert "sheet.correct" in page and "entries.g7-bid" in page
-    assert "200 → <strong>210</strong>" in page
+    assert "sheet.correct" in page and "Durchgang 1 · Tisch" in page
+    assert "Spiel 7: Reizwert: 200 → 210" in page
 
 
 def test_odd_round_and_page_parameters_are_ignored_not_errors(client, seated):

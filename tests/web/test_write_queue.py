@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, connections
 
 from binokel_tournament.models import AuditLog
-from binokel_tournament.services.sheets.writes import write_transaction
+from binokel_tournament.services.writes import write_transaction
 
 
 def turn_is_free() -> bool:

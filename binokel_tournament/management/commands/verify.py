@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import ngettext
 
 from ...models import Game, PartyResult, ScoreSheet, Tournament
-from ...services.sheets.integrity import rescore_mismatches
+from ...services.server.integrity import rescore_mismatches
 from ...services.sheets.results import evaluate, load_table, sheet_layout
 from ..common import resolve_tournament
 

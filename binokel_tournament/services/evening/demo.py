@@ -27,8 +27,8 @@ from ...models import (
 )
 from ..errors import DeskError
 from ..money.prizes import add_prize
+from ..rounds.writer import RoundChange, change_round
 from .registration import create_tournament, register_entrants
-from .rounds import start_round
 from .seating import generate_seating
 from .simulation import simulate_round
 
@@ -247,7 +247,7 @@ def create_demo(
         for round_obj in rounds[:scored_rounds]:
             simulate_round(round_obj, user, seed=seed)
         if scored_rounds < len(rounds):  # the evening goes on: the next round has started
-            start_round(rounds[max(scored_rounds, 0)], user)
+            change_round(rounds[max(scored_rounds, 0)], RoundChange.START, user, despite_open=True)
         add_charity(tournament, seed)
     return tournament, True
 

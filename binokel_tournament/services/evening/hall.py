@@ -1,74 +1,20 @@
-"""The hall one round at a time, for the seating and results pages: each round's progress, the
-round in play, and the tables of one round page by page (or those a search finds) — a fixed
-number of small queries whatever the size of the field, so the pages stay quick and usable at
-hundreds of tables a round."""
+"""The hall one round at a time, for the seating and results pages: each round's progress and
+the round shown first (from the rounds' read model), and the tables of one round page by page
+(or those a search finds) — a fixed number of small queries whatever the size of the field, so
+the pages stay quick and usable at hundreds of tables a round."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from ...models import Round, ScoreSheet, Seat, SheetStatus, Table, Tournament
+from ..rounds.state import Rounds, RoundState, round_states
 
 TABLES_PER_PAGE = 60
 SEARCH_MAX_LENGTH = 60
-
-
-@dataclass(frozen=True)
-class RoundProgress:
-    """How far the score sheets of one round are."""
-
-    number: int
-    tables: int
-    confirmed: int
-    drafts: int  # sheets not yet confirmed, those waiting for confirmation included
-    ready: int  # complete and valid, waiting to be confirmed
-    mismatch: int  # the scorer's sums differ from the computed ones
-
-    @property
-    def missing(self) -> int:
-        return self.tables - self.confirmed - self.drafts
-
-
-def round_progress(tournament: Tournament) -> dict[int, RoundProgress]:
-    """Every round that has tables, by number: one aggregate query."""
-    confirmed = Q(sheet__status=SheetStatus.CONFIRMED)
-    # a draft or a sheet the table confirmed on its phone: not yet confirmed at the desk
-    draft = Q(sheet__status__in=(SheetStatus.DRAFT, SheetStatus.TABLE))
-    rows = (
-        Table.objects.filter(round__tournament=tournament)
-        .values("round__number")
-        .annotate(
-            tables=Count("id"),
-            confirmed=Count("id", filter=confirmed),
-            unconfirmed=Count("id", filter=draft),  # not "drafts": a relation of Table
-            ready=Count("id", filter=draft & Q(sheet__complete=True, sheet__error_count=0)),
-            mismatch=Count("id", filter=Q(sheet__scorer_mismatch=True)),
-        )
-        .order_by("round__number")
-    )
-    return {
-        row["round__number"]: RoundProgress(
-            row["round__number"],
-            row["tables"],
-            row["confirmed"],
-            row["unconfirmed"],
-            row["ready"],
-            row["mismatch"],
-        )
-        for row in rows
-    }
-
-
-def round_in_play(progress: dict[int, RoundProgress]) -> int | None:
-    """The first round with a sheet still to confirm; when every sheet is confirmed, the last
-    round; None before any seating."""
-    open_rounds = [p.number for p in progress.values() if p.confirmed < p.tables]
-    if open_rounds:
-        return min(open_rounds)
-    return max(progress, default=None)
 
 
 @dataclass(frozen=True)
@@ -82,8 +28,7 @@ class TableRange:
 
 @dataclass
 class HallView:
-    rounds: list[Round]
-    progress: dict[int, RoundProgress]
+    states: Rounds  # every round's phase and sheets (the one read model)
     round: Round | None  # the round shown; None before any round exists
     ranges: list[TableRange]  # the pages of the round's tables
     range: TableRange | None  # the page shown; None while a search shows what it found
@@ -91,8 +36,17 @@ class HallView:
     tables: list[Table]
 
     @property
-    def current(self) -> RoundProgress | None:
-        return self.progress.get(self.round.number) if self.round is not None else None
+    def rounds(self) -> list[Round]:
+        return [s.round for s in self.states]
+
+    @property
+    def progress(self) -> dict[int, RoundState]:
+        """The rounds that have tables, by number."""
+        return {s.number: s for s in self.states if s.tables}
+
+    @property
+    def current(self) -> RoundState | None:
+        return self.states.get(self.round.number) if self.round is not None else None
 
     @property
     def searched(self) -> bool:
@@ -137,17 +91,18 @@ def hall_view(
     odd falls back to the round in play and its first page): the round's tables with their
     competition, and with their seats and entrants (``seats``) or their score sheet
     (``sheets``)."""
-    rounds = list(tournament.round_set.order_by("number"))
-    progress = round_progress(tournament)
-    numbers = [r.number for r in rounds]
+    states = round_states(tournament)
+    numbers = [s.number for s in states]
     wanted = _number(round_text, max(numbers, default=0))
     if wanted is None or wanted not in numbers:
-        wanted = round_in_play(progress) or (numbers[0] if numbers else None)
-    current = next((r for r in rounds if r.number == wanted), None)
+        shown_first = states.current
+        wanted = shown_first.number if shown_first is not None else min(numbers, default=None)
+    state = states.get(wanted)
+    current = state.round if state is not None else None
     query = " ".join(query.split())[:SEARCH_MAX_LENGTH]
-    if current is None:
-        return HallView(rounds, progress, None, [], None, query, [])
-    count = progress[current.number].tables if current.number in progress else 0
+    if current is None or state is None:
+        return HallView(states, None, [], None, query, [])
+    count = state.tables
     ranges = table_ranges(count)
     tables: QuerySet[Table] = Table.objects.filter(round=current).select_related("competition")
     if seats:
@@ -166,7 +121,7 @@ def hall_view(
     found = list(tables.order_by("number")[:TABLES_PER_PAGE])
     for table in found:
         table.round = current  # one Round object for all of them, no query per table
-    return HallView(rounds, progress, current, ranges, shown, query, found)
+    return HallView(states, current, ranges, shown, query, found)
 
 
 def first_open_table(hall: HallView) -> Table | None:

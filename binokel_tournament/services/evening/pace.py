@@ -43,7 +43,7 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
             "pk", "round_id", "number", "kind"
         )
     )
-    # when each game first arrived from a phone (the entry names the fields it brought) ...
+    # when each game first arrived from a phone (the entry names the games it brought) ...
     first_game: dict[int, dict[int, datetime]] = defaultdict(dict)
     phone_games = (
         AuditLog.objects.filter(tournament=tournament, object_type="ScoreSheet")
@@ -53,10 +53,9 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
     )
     for object_id, at, after in phone_games:
         if object_id.isdigit() and isinstance(after, dict):
-            for name in after:
-                game = F.game_of(name)
-                if game is not None:
-                    first_game[int(object_id)].setdefault(game, at)
+            for part in after.get("games", {}):
+                if str(part).isdigit() and int(part) != F.TOTALS:
+                    first_game[int(object_id)].setdefault(int(part), at)
     # ... and when each sheet was first saved (one row a sheet: no entry's contents read)
     first_save: dict[int, datetime] = {
         int(object_id): at

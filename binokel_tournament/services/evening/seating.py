@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -38,6 +37,7 @@ from ..access import Action, Actor, require
 from ..audit import log_action
 from ..errors import DeskError, engine_error_text
 from ..names import NameQuery
+from ..rounds.state import started_rounds
 from ..server.backup import schedule_backup
 
 
@@ -192,22 +192,6 @@ def tables_to_reprint(changes: Sequence[SeatChange]) -> dict[int, list[int]]:
     return {r: sorted(tables) for r, tables in sorted(out.items())}
 
 
-def locked_rounds(tournament: Tournament) -> int:
-    """How many rounds have started (rounds 1..k locked)."""
-    return played_rounds(tournament.round_set.filter(locked=True))
-
-
-def played_rounds(rounds: Iterable[Round]) -> int:
-    """Of these rounds, how many have started: k when rounds 1..k are locked."""
-    numbers = sorted(r.number for r in rounds if r.locked)
-    played = 0
-    for expected, number in enumerate(numbers, start=1):
-        if number != expected:
-            break
-        played = number
-    return played
-
-
 def ensure_rounds(tournament: Tournament) -> list[Round]:
     for number in range(1, tournament.rounds + 1):
         Round.objects.get_or_create(tournament=tournament, number=number)
@@ -292,7 +276,7 @@ def generate_seating(competition: Competition, seed: int = 0, user: Actor = None
     tournament = competition.tournament
     require(user, tournament, Action.SEATING)
     current = plan_from_db(competition)
-    if current is not None and locked_rounds(tournament):
+    if current is not None and started_rounds(tournament):
         raise DeskError(
             _(
                 "Ein Durchgang hat schon begonnen: bitte „Neu planen“ verwenden, das lässt "
@@ -321,7 +305,7 @@ def replan_seating(competition: Competition, seed: int = 0, user: Actor = None) 
     current = plan_from_db(competition)
     if current is None:
         return generate_seating(competition, seed, user)
-    played = locked_rounds(tournament)
+    played = started_rounds(tournament)
     entrants = engine_entrants(active_entrants(competition))
     active = {e.start_number for e in entrants}
     withdraw, add_numbers = plan_changes(current, played, active)
@@ -395,7 +379,7 @@ def seating_figures(competition: Competition, played: int | None = None) -> list
             return None
         entrants = engine_entrants(list(competition.entrants.all()))
         if played is None:
-            played = locked_rounds(competition.tournament)
+            played = started_rounds(competition.tournament)
         quality = pairing.check_plan(plan, entrants, played=played)
         figures = plan_figures(plan, entrants, quality, played)
     played = int(figures.get("played", 0))
@@ -440,7 +424,7 @@ def plan_status(competition: Competition, played: int | None = None) -> PlanStat
     """Compare the first round still to play (after the ``played`` rounds, default: those
     locked) with the registrations: two small queries of start numbers, not the whole plan."""
     if played is None:
-        played = locked_rounds(competition.tournament)
+        played = started_rounds(competition.tournament)
     seated = set(
         Seat.objects.filter(
             table__competition=competition, table__round__number=played + 1
@@ -452,36 +436,6 @@ def plan_status(competition: Competition, played: int | None = None) -> PlanStat
         competition.entrants.filter(withdrawn=False).values_list("start_number", flat=True)
     )
     return PlanStatus(sorted(seated - active), sorted(active - seated))
-
-
-def _round_has_results(round_obj: Round) -> bool:
-    """Whether any sheet of the round holds a game (stored, or typed into a draft)."""
-    sheets = ScoreSheet.objects.filter(table__round=round_obj)
-    if sheets.filter(games__isnull=False).exists():
-        return True
-    typed = ("-meld", "-tricks", "-bid", "-declarer")
-    return any(key.endswith(typed) for sheet in sheets.only("entries") for key in sheet.entries)
-
-
-def set_round_locked(round_obj: Round, locked: bool, user: Actor = None) -> None:
-    require(user, round_obj.tournament, Action.SEATING)
-    if round_obj.locked == locked:
-        return
-    if not locked and _round_has_results(round_obj):
-        raise DeskError(
-            _("Für diesen Durchgang sind schon Ergebnisse erfasst; er bleibt gesperrt.")
-        )
-    round_obj.locked = locked
-    round_obj.started_at = (round_obj.started_at or timezone.now()) if locked else None
-    round_obj.save(update_fields=["locked", "started_at"])
-    log_action(
-        round_obj.tournament,
-        user,
-        "round.lock" if locked else "round.unlock",
-        round_obj,
-        {"locked": not locked},
-        {"locked": locked},
-    )
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,7 @@ or for the three active players of a 4-table; 9 each and a Dapp of 4 at a pair t
 every hand's melds with the scoring engine, let the strongest hand declare with a bid it can
 plausibly make, take the Dapp and press the four cheapest cards, then split the game's eyes (250
 with ejl) in proportion to the hands' card strength with some luck. The sheet is then saved
-through the same service the desk uses, so every simulated game is validated and scored by the
-engine.
+through the sheet's one writer, so every simulated game is validated and scored by the engine.
 
 Dealing costs a few milliseconds per game: a round of more than ``FRESH_DEAL_TABLES`` tables
 draws each sheet's games from a pool of ``GAME_POOL`` games dealt once per table size instead
@@ -25,10 +24,12 @@ from scoring import EYES, Card, GameKind, RuleSet, Suit, best_trump, full_deck, 
 from scoring.sheet import SheetGame, deals_next, next_dealer
 from scoring.tables import FIRST_DEALER
 
-from ...models import Round, Seat, SheetStatus, Table, TableKind
+from ...models import Round, Seat, SheetDraft, Table, TableKind
 from ..access import Actor
+from ..sheets import operations as O
 from ..sheets import sheet_fields as F
-from ..sheets.results import evaluate, save_sheet, sheet_layout
+from ..sheets.results import evaluate, sheet_layout
+from ..sheets.writer import write
 
 # a round with more tables draws each sheet's games from a pool of dealt games
 FRESH_DEAL_TABLES = 100
@@ -240,7 +241,9 @@ def sheet_games(
 def simulate_round(
     tournament_round: Round, user: Actor, seed: int = 0, confirm: bool = True
 ) -> int:
-    """Fill every table of a round that has no confirmed sheet; returns the number of sheets.
+    """Fill every table of a round whose sheet holds no game yet and that nobody is typing
+    (no working draft): what people typed is never replaced. Written through the sheet's one
+    writer and audited as the simulation, not as ``user``. Returns the number of sheets.
 
     A round of up to ``FRESH_DEAL_TABLES`` tables gets hands dealt for each sheet; a bigger
     one draws each sheet's games from a pool of ``GAME_POOL`` dealt games, so a field of a
@@ -249,14 +252,25 @@ def simulate_round(
     rules = tournament_round.tournament.rules()
     tables = round_tables(tournament_round)
     pool = len(tables) > FRESH_DEAL_TABLES
+    typing = set(
+        SheetDraft.objects.filter(table__round=tournament_round).values_list("table_id", flat=True)
+    )
     count = 0
     for table in tables:
         sheet = getattr(table, "sheet", None)
-        if sheet is not None and sheet.status == SheetStatus.CONFIRMED:
+        if table.pk in typing or (sheet is not None and F.game_stamps(sheet.entries)):
             continue
         games = sheet_games(table, seed, rules, pool)
         scorer = random.Random(f"{seed}-{tournament_round.number}-{table.number}-scorer")
         entries = simulated_entries(table, scorer, rules, games)
-        save_sheet(table, entries, user, sheet.version if sheet else 0, confirm=confirm)
+        ops: list[O.Operation] = [
+            O.SetGame(part, fields, base="") for part, fields in F.parts(entries).items()
+        ]
+        if confirm:
+            ops.append(O.ConfirmAtDesk(F.part_stamps(entries)))
+        try:
+            write(table, ops, user=user, source=O.SOURCE_SIMULATION)
+        except O.SheetConflict:
+            continue  # somebody entered a game a moment ago: theirs stays
         count += 1
     return count

@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from ...models import ScoreSheet, SheetDraft, Table
 from ..access import account_id
 from . import sheet_fields as F
-from .results import SOURCE_TABLE, User
+from .operations import SOURCE_TABLE
+from .results import User
 
 # A working draft saved within this time is someone typing now (the sheet keeps a draft on
 # every pause in typing).

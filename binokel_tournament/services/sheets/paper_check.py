@@ -1,8 +1,11 @@
-"""The double check of a table that entered its games on a phone (with the tournament's
-"Vier-Augen-Prinzip" on): the desk types the paper sheet into an empty form, independently of
-the phone; afterwards every game where paper and phone differ is shown with both versions, and
-the desk decides game by game -- take the phone's game, or the paper counts -- before the sheet
-can be confirmed (``results.unresolved_paper``)."""
+"""The four-eyes check of a score sheet (the tournament's "Vier-Augen-Prinzip").
+
+The confirming person sees every game that differs from the last confirmed sheet, before and
+after, and confirms each one explicitly. A table that entered its games on a phone -- and every
+sheet when the second entry is blind ("Zweite Eingabe blind") -- is checked by the paper: a
+desk person types the paper sheet into an empty form, independently (its own record, never the
+sheet); every game where paper and sheet differ is shown with both versions and decided one by
+one (the paper counts, or the sheet does). All of it goes through the one writer."""
 
 from __future__ import annotations
 
@@ -11,109 +14,127 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from ...models import GameKind, ScoreSheet, Table, TableEntry
-from ..access import Action, require
-from ..audit import log_action
-from ..errors import DeskError
+from ...models import ScoreSheet, Table
+from . import operations as O
 from . import sheet_fields as F
-from .results import SaveOutcome, User, load_table, locked_sheet, save_sheet, unresolved_paper
-from .writes import write_transaction
+from .results import User
+from .words import game_line, part_changes
+from .writer import Written, state_of, write
 
 
-def phone_entries(table: Table) -> dict[str, str]:
-    """What the table last entered on its phone (empty: it entered nothing there)."""
-    found = TableEntry.objects.filter(table=table).values_list("entries", flat=True).first()
-    return dict(found or {})
+def paper_required(table: Table, sheet: ScoreSheet | None) -> bool:
+    """Whether this sheet's four-eyes check is the paper typed blind."""
+    tournament = table.round.tournament
+    if not tournament.double_check:
+        return False
+    return O.paper_required(state_of(sheet), tournament.blind_second_entry)
 
 
 def paper_pending(table: Table, sheet: ScoreSheet | None) -> bool:
-    """Whether the desk's paper entry of this sheet is still to be typed: the double check is
-    on, the table entered its games on a phone, and no desk person has typed the sheet since."""
+    """Whether the paper is still to be typed blind for the check (the sheet holds games and
+    waits for its confirmation)."""
     return (
-        table.round.tournament.double_check
-        and sheet is not None
-        and sheet.entered_at_table
-        and bool(phone_entries(table))
+        sheet is not None
+        and sheet.status != O.CONFIRMED
+        and bool(F.game_stamps(sheet.entries))
+        and paper_required(table, sheet)
+        and not (sheet.paper or {}).get("at")
     )
 
 
 @dataclass(frozen=True)
 class Difference:
     number: int
-    phone: str
-    paper: str
-    stamp: str  # the paper's game as it is now ("Papier gilt" records it)
-    accepted: bool
-
-
-def describe(entries: Mapping[str, str], number: int, columns: int) -> str:
-    """One game of a sheet in a line: kind, declarer, bid, each party's meld / tricks."""
-    values = F.game_values(entries, number, columns)
-    if not any(F.game_of(name) == number for name in entries):
-        return _("nicht eingetragen")
-    labels = dict(GameKind.choices)
-    kind = str(values["kind"])
-    parts = [
-        str(labels.get(kind, kind)),
-        _("Spielmacher %(c)s") % {"c": values["declarer"] or "–"},
-        _("Reizwert %(bid)s") % {"bid": values["bid"] or "–"},
-    ]
-    cells = []
-    columns_values: list[dict[str, object]] = values["columns"]  # type: ignore[assignment]
-    for c, column in enumerate(columns_values, start=1):
-        meld = "–" if column["meld"] is None else column["meld"]
-        tricks = "–" if column["tricks"] is None else column["tricks"]
-        cells.append(f"{c}: {meld}/{tricks}" + (" " + _("verworfen") if column["revoked"] else ""))
-    parts.append(_("Meldung/Stiche") + " " + ", ".join(cells))
-    return " · ".join(parts)
+    sheet: str  # the sheet's game in a line
+    paper: str  # the paper's game in a line
+    sheet_stamp: str
+    paper_stamp: str
+    decided: str  # "paper", "sheet" or "" (not yet)
+    source: str  # who entered the sheet's game (table, desk …)
 
 
 def differences(table: Table, sheet: ScoreSheet | None) -> list[Difference]:
-    """The games where the paper typed at the desk differs from the phone (none while the
-    paper has not been typed)."""
-    if sheet is None or sheet.entered_at_table or not table.round.tournament.double_check:
+    """The games where the paper typed blind differs from the sheet (none while no paper is
+    typed), each with what was decided."""
+    if sheet is None or not (sheet.paper or {}).get("at"):
         return []
-    phone = phone_entries(table)
+    state = state_of(sheet)
+    assert state.paper is not None
     columns = table.seats.count()
-    stamps = F.game_stamps(sheet.entries)
-    accepted = sheet.paper_accepted or {}
-    return [
-        Difference(
-            n,
-            describe(phone, n, columns),
-            describe(sheet.entries, n, columns),
-            stamps.get(n, ""),
-            accepted.get(str(n)) == stamps.get(n, ""),
+    out = []
+    for n, decided in O.paper_differences(state).items():
+        paper = F.part_fields(state.paper.entries, n)
+        now = F.part_fields(state.entries, n)
+        out.append(
+            Difference(
+                n,
+                game_line(now, n, columns),
+                game_line(paper, n, columns),
+                F.stamp(now),
+                F.stamp(paper),
+                decided,
+                state.sources.get(n, ""),
+            )
         )
-        for n in F.differing_games(phone, sheet.entries)
+    return out
+
+
+def open_differences(sheet: ScoreSheet) -> list[int]:
+    """The games where paper and sheet differ and nothing is decided yet (for the board)."""
+    if not (sheet.paper or {}).get("at"):
+        return []
+    return [n for n, took in O.paper_differences(state_of(sheet)).items() if not took]
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """A game to check before confirming: what changed, by whom, and whether it is covered."""
+
+    number: int
+    stamp: str
+    changes: list[str]  # "Reizwert 230 → 500" …; a new game: its line
+    source: str
+    author: int | None
+    checked: bool  # by the paper or a decision
+    own: bool  # the confirming person entered it
+
+
+def check_rows(table: Table, sheet: ScoreSheet | None, user: User) -> list[CheckRow]:
+    """Every game that differs from the last confirmed sheet, in words: the four-eyes list for
+    ``user`` before a confirmation, what was corrected since on a confirmed sheet."""
+    if sheet is None:
+        return []
+    mine = getattr(user, "pk", None)
+    columns = table.seats.count()
+    return [
+        CheckRow(
+            item.number,
+            item.stamp,
+            part_changes(item.before, item.after, item.number, columns),
+            item.source,
+            item.author,
+            item.checked,
+            item.author is not None and item.author == mine,
+        )
+        for item in O.to_check(state_of(sheet))
     ]
 
 
-def accept_paper(table: Table, user: User, number: int, stamp: str) -> None:
-    """The desk decided that the paper's game ``number`` counts (as it is now: ``stamp``)."""
-    require(user, table.round.tournament, Action.ENTER_RESULTS)
-    with write_transaction():
-        sheet = locked_sheet(table)
-        if sheet is None or F.game_stamps(sheet.entries).get(number, "") != stamp:
-            raise DeskError(
-                _("Spiel %(n)s wurde inzwischen geändert; bitte noch einmal vergleichen.")
-                % {"n": number}
-            )
-        if number not in unresolved_paper(sheet):
-            return
-        sheet.paper_accepted = {**(sheet.paper_accepted or {}), str(number): stamp}
-        sheet.save(update_fields=["paper_accepted", "updated_at"])
-        log_action(
-            table.round.tournament, user, "sheet.paper_accepted", sheet, None, {"game": number}
-        )
+def record_paper(
+    table: Table, user: User, data: Mapping[str, object], submission: str = ""
+) -> Written:
+    """The paper sheet typed blind: kept as its own record, compared game by game."""
+    entries = F.clean(data)
+    key = f"p-{submission[:32]}-{F.stamp(entries)}" if submission else ""
+    return write(table, [O.RecordPaper(entries)], user=user, key=key)
 
 
-def take_phone(table: Table, user: User, number: int, version: int) -> SaveOutcome:
-    """The desk takes the phone's game ``number`` instead of what it typed from the paper: a
-    new version of the sheet through the one writer (``version``: the one the desk saw)."""
-    phone = phone_entries(table)
-    sheet = ScoreSheet.objects.filter(table=table).first()
-    entries = dict(sheet.entries) if sheet else {}
-    taken = {k: v for k, v in phone.items() if F.game_of(k) == number}
-    merged = {**F.without_game(entries, number), **taken}
-    return save_sheet(load_table(table.pk), merged, user, version)
+def take(
+    table: Table, user: User, number: int, which: str, paper_stamp: str, sheet_stamp: str
+) -> Written:
+    """For one game where paper and sheet differ: the paper counts (``which="paper"``, written
+    as the sheet's game) or the sheet does; both as shown (the stamps)."""
+    if which not in ("paper", "sheet"):
+        raise O.BadGame(_("Bitte Papier oder Zettel wählen."))
+    op = O.TakeVersion(number, "paper" if which == "paper" else "sheet", paper_stamp, sheet_stamp)
+    return write(table, [op], user=user)

@@ -264,9 +264,74 @@ def game_of(name: str) -> int | None:
     return None if ref is None else ref.game
 
 
+# The parts of a sheet: each game (1 …) and the scorer's written totals (``TOTALS``). A part is
+# what one operation of the sheet's writer sets or clears, and what a stamp fingerprints.
+TOTALS: Final = 0
+
+
+def part_of(name: str) -> int | None:
+    """The part a field belongs to: its game, ``TOTALS`` for a written total, None for any
+    other name."""
+    ref = parse_name(name)
+    if ref is None:
+        return None
+    return TOTALS if ref.game is None else ref.game
+
+
+def _kept(fields: Mapping[str, str]) -> dict[str, str]:
+    """A game's fields as stored: a game exists only when something was entered in it. Without
+    any entered field (only the form's default kind, or a kind picked and left) nothing is
+    kept but a dealer typed for it (it changes who deals)."""
+    if any(_entered_by(parse_name(name).attr) for name in fields):  # type: ignore[union-attr]
+        return dict(fields)
+    return {name: v for name, v in fields.items() if name.endswith("-dealer")}
+
+
+def parts(entries: Mapping[str, str]) -> dict[int, dict[str, str]]:
+    """The entries by part, each as stored (see ``_kept``); parts with nothing kept are left
+    out. Names that are no sheet field are ignored."""
+    grouped: dict[int, dict[str, str]] = {}
+    for name, value in entries.items():
+        part = part_of(name)
+        if part is not None and value != "":
+            grouped.setdefault(part, {})[name] = value
+    out = {}
+    for part, fields in grouped.items():
+        kept = fields if part == TOTALS else _kept(fields)
+        if kept:
+            out[part] = kept
+    return out
+
+
+def part_fields(entries: Mapping[str, str], part: int) -> dict[str, str]:
+    """One part's fields as stored (empty: the part holds nothing)."""
+    return parts({k: v for k, v in entries.items() if part_of(k) == part}).get(part, {})
+
+
+def normalized(entries: Mapping[str, str]) -> dict[str, str]:
+    """The entries as the sheet stores them: every part as ``parts`` keeps it, in the form's
+    order."""
+    kept = {name: v for fields in parts(entries).values() for name, v in fields.items()}
+    return dict(sorted(kept.items(), key=_order))
+
+
+def stamp(fields: Mapping[str, str]) -> str:
+    """A short fingerprint of one part's fields ("": the part holds nothing)."""
+    if not fields:
+        return ""
+    return hashlib.sha256(repr(sorted(fields.items())).encode()).hexdigest()[:12]
+
+
+def part_stamps(entries: Mapping[str, str]) -> dict[int, str]:
+    """The stamp of every part that holds something (part -> stamp). A write names the stamp
+    of the part it was typed on; a different stamp now means that someone else changed it in
+    between."""
+    return {part: stamp(fields) for part, fields in parts(entries).items()}
+
+
 def games_in(entries: Iterable[str]) -> set[int]:
-    """The games that stored (cleaned, so every name valid) entries have fields of: read from
-    the names' distinct first parts ("g7" of "g7-c2-meld"), not from every name."""
+    """The games that stored (normalized, so every name valid) entries have fields of: read
+    from the names' distinct first parts ("g7" of "g7-c2-meld"), not from every name."""
     heads = {name.partition("-")[0] for name in entries}
     return {int(m[1]) for m in map(_GAME_HEAD.fullmatch, heads) if m is not None}
 
@@ -276,29 +341,23 @@ def without_game(entries: Mapping[str, str], game: int) -> dict[str, str]:
     return {k: v for k, v in entries.items() if game_of(k) != game}
 
 
+def with_part(entries: Mapping[str, str], part: int, fields: Mapping[str, str]) -> dict[str, str]:
+    """The entries with part ``part`` replaced by ``fields`` (nothing: the part cleared)."""
+    rest = {k: v for k, v in entries.items() if part_of(k) != part}
+    return normalized({**rest, **fields})
+
+
 def game_stamps(entries: Mapping[str, str]) -> dict[int, str]:
-    """A short fingerprint of every entered game's fields (game -> stamp; a game with no field
-    has none). A save names the stamp of the game it was typed on; a different stamp now means
-    that someone else changed the game in between."""
-    fields: dict[int, list[tuple[str, str]]] = {}
-    for name, value in entries.items():
-        game = game_of(name)
-        if game is not None:
-            fields.setdefault(game, []).append((name, value))
-    return {
-        game: hashlib.sha256(repr(sorted(items)).encode()).hexdigest()[:12]
-        for game, items in fields.items()
-    }
+    """The stamp of every entered game (game -> stamp), as ``part_stamps`` without the
+    written totals."""
+    return {part: s for part, s in part_stamps(entries).items() if part != TOTALS}
 
 
-def differing_games(table_entries: Mapping[str, str], desk_entries: Mapping[str, str]) -> list[int]:
-    """The games whose fields differ between what a table entered on its phone and what the
-    desk has (typed from the paper sheet)."""
-    if not table_entries:
-        return []
-    names = set(table_entries) | set(desk_entries)
-    games = {game_of(n) for n in names if table_entries.get(n, "") != desk_entries.get(n, "")}
-    return sorted(g for g in games if g is not None)
+def differing_games(first: Mapping[str, str], second: Mapping[str, str]) -> list[int]:
+    """The games whose fields differ between two versions of a sheet (e.g. the paper typed at
+    the desk and the sheet as stored)."""
+    a, b = game_stamps(first), game_stamps(second)
+    return sorted(n for n in set(a) | set(b) if a.get(n, "") != b.get(n, ""))
 
 
 def game_entries(game: int, values: Mapping[str, object], columns: int) -> dict[str, str]:

@@ -37,38 +37,19 @@ from ...models import (
 from ..access import Action, Actor, require
 from ..audit import log_action
 from ..errors import DeskError, active_language
-from ..evening.rounds import require_started
-from ..server import public_cache
-from ..server.backup import schedule_backup
+from ..rounds.state import require_started
+from ..writes import write_transaction
+from . import operations as O
 from . import sheet_fields as F
-from .results import (
-    SOURCE_DESK,
-    SOURCE_TABLE,
-    SheetEvaluation,
-    commit_sheet,
-    evaluate_table,
-    locked_sheet,
-    person,
-    receipt_of,
-    record_receipt,
-)
-from .writes import write_transaction
+from .inputs import phone_ops
+from .operations import BadGame, SheetConflict
+from .paper_check import open_differences
+from .results import SheetEvaluation, evaluate_table, person
+from .writer import write
 
 
 class TableLinkError(DeskError):
     """The link does not open a table (unknown, re-issued, or links are switched off)."""
-
-
-class TableLocked(DeskError):
-    """The table confirmed its sheet (or the desk did): only the desk can change it now."""
-
-
-class GameRefused(DeskError):
-    """A game the engine found errors in: nothing was kept; the messages say why."""
-
-    def __init__(self, messages: dict[str, list[str]]) -> None:
-        super().__init__(" ".join(m for ms in messages.values() for m in ms))
-        self.messages = messages
 
 
 # --- links ---------------------------------------------------------------------------------------
@@ -200,20 +181,15 @@ class GameSaved:
     repeated: bool = False
 
 
-class BadGame(DeskError):
-    """A request that is no game (malformed, empty, of the wrong types): nothing changed."""
-
-
 class GameConflict(DeskError):
     """The game was changed since the phone's values were typed on it (another phone, the desk):
     nothing was kept; the phone shows both versions and the person chooses."""
 
-    def __init__(self, number: int, sheet: ScoreSheet | None, columns: int) -> None:
-        entries = sheet.entries if sheet is not None else {}
-        stamp = F.game_stamps(entries).get(number, "")
-        source = (sheet.game_sources or {}).get(str(number)) if sheet is not None else None
-        who = _("die Turnierleitung") if source == SOURCE_DESK else _("ein anderes Handy")
-        if stamp:
+    def __init__(self, conflict: O.PartConflict, columns: int) -> None:
+        who = (
+            _("die Turnierleitung") if conflict.source != O.SOURCE_TABLE else _("ein anderes Handy")
+        )
+        if conflict.stamp:
             text = _(
                 "Spiel %(n)s hat inzwischen %(who)s anders eingetragen. Nichts wurde "
                 "überschrieben: bitte beide Fassungen vergleichen und eine wählen."
@@ -223,11 +199,20 @@ class GameConflict(DeskError):
                 "Spiel %(n)s hat inzwischen %(who)s gelöscht. Nichts wurde überschrieben: "
                 "bitte wählen, ob Ihre Fassung gelten soll."
             )
-        super().__init__(text % {"n": number, "who": who})
-        self.number = number
-        self.stamp = stamp
-        self.source = source or ""
-        self.theirs = F.game_values(entries, number, columns) if stamp else None
+        super().__init__(text % {"n": conflict.number, "who": who})
+        self.number = conflict.number
+        self.stamp = conflict.stamp
+        self.source = _phone_source(conflict.source)
+        self.theirs = (
+            F.game_values(conflict.theirs, conflict.number, columns) if conflict.stamp else None
+        )
+
+
+def _phone_source(source: str) -> str:
+    """Who changed a game, as the phone tells it: the table's phones, or the desk."""
+    if not source:
+        return ""
+    return O.SOURCE_TABLE if source == O.SOURCE_TABLE else O.SOURCE_DESK
 
 
 def check_game(table: Table, number: int, values: Mapping[str, object]) -> SheetEvaluation:
@@ -237,54 +222,6 @@ def check_game(table: Table, number: int, values: Mapping[str, object]) -> Sheet
     entries = F.without_game(sheet.entries if sheet else {}, number)
     columns = table_shape(table.kind).columns
     return evaluate_table(table, {**entries, **F.game_entries(number, values, columns)})
-
-
-_INT_ATTRS = ("declarer", "bid", "dealer")
-_COLUMN_INTS = ("meld", "tricks", "penalty")
-
-
-def phone_game(number: int, values: object, columns: int) -> dict[str, str]:
-    """The fields of one game sent by a phone, checked for shape and types first: ``kind`` a
-    word, ``declarer``/``bid``/``dealer`` and every column's ``meld``/``tricks``/``penalty``
-    whole numbers (or empty), ticks true or false, ``columns`` one object per party. A body of
-    another shape is refused (BadGame, nothing changes); a value of the wrong type is refused
-    on its field (GameRefused); what the values mean is the engine's to judge."""
-    unreadable = _("Das Spiel ist nicht lesbar; nichts wurde geändert.")
-    if not isinstance(values, Mapping):
-        raise BadGame(unreadable)
-    raw_columns = values.get("columns")
-    if not isinstance(raw_columns, list) or len(raw_columns) != columns:
-        raise BadGame(unreadable)
-    if not all(isinstance(c, Mapping) for c in raw_columns):
-        raise BadGame(unreadable)
-    kind = values.get("kind")
-    if not isinstance(kind, str) or not kind:
-        raise BadGame(unreadable)
-    messages: dict[str, list[str]] = {}
-    not_whole = _("Bitte eine ganze Zahl eintragen.")
-
-    def whole(field: str, value: object) -> None:
-        if value is None or value == "" or (isinstance(value, int) and not isinstance(value, bool)):
-            return
-        messages.setdefault(field, []).append(not_whole)
-
-    def tick(value: object) -> None:
-        if value is not None and not isinstance(value, bool):
-            raise BadGame(unreadable)
-
-    for attr in _INT_ATTRS:
-        whole(attr, values.get(attr))
-    tick(values.get("notrick"))
-    for c, column in enumerate(raw_columns, start=1):
-        for attr in _COLUMN_INTS:
-            whole(f"columns.{c}.{attr}", column.get(attr))
-        tick(column.get("revoked"))
-    if messages:
-        raise GameRefused(messages)
-    fields = F.game_entries(number, values, columns)
-    if set(fields) <= {F.game_field(number, "kind"), F.game_field(number, "dealer")}:
-        raise BadGame(_("Das Spiel ist leer; nichts wurde geändert."))
-    return fields
 
 
 def save_game(
@@ -300,91 +237,29 @@ def save_game(
     this step: the same key with the same values again is the same save. ``base`` is the stamp
     of the game the values were typed on (``""``: a new game; None: the phone named none): if
     the game is stored otherwise now, nothing is kept and GameConflict carries both versions.
-
-    The sheet is scored with the new game before the write transaction, from the sheet as the
-    table was loaded (``table_by_token``); inside it, only when someone saved the sheet in
-    between (the table's other phone, the desk) is it scored again. The version itself is
-    stored by the one writer (``results.commit_sheet``). Afterwards ``table.sheet`` and
-    ``table.entry`` are what was stored, for the phone's answer."""
+    Stored by the one writer; afterwards ``table.sheet`` and ``table.entry`` are what was
+    stored, for the phone's answer."""
     tournament = table.round.tournament
     columns = table_shape(table.kind).columns
     if not 1 <= number <= tournament.rules().games_for(table.kind):
         raise BadGame(_("Dieses Spiel gibt es auf dem Zettel nicht."))
     require_started(table.round)
-    fields: dict[str, str] = {} if delete else phone_game(number, values, columns)
-    receipt = _receipt_key(key, number, fields, base)
-    loaded: ScoreSheet | None = getattr(table, "sheet", None)
-    seen = (loaded.pk, loaded.version) if loaded is not None else None
-    evaluation = _with_game(table, loaded.entries if loaded else {}, number, fields)
-    for _attempt in range(2):
-        try:
-            with write_transaction():
-                if receipt_of(receipt, table) is not None:
-                    done_sheet = ScoreSheet.objects.get(table=table)
-                    table.sheet = done_sheet
-                    return GameSaved(evaluate_table(table, done_sheet.entries), repeated=True)
-                entry = _entry(table, lock=True)
-                sheet = locked_sheet(table)
-                if entry.confirmed_at is not None or (
-                    sheet is not None and sheet.status != SheetStatus.DRAFT
-                ):
-                    raise TableLocked(
-                        _("Der Zettel ist bestätigt: ändern kann ihn jetzt nur die Turnierleitung.")
-                    )
-                stored = F.game_stamps(sheet.entries if sheet else {}).get(number, "")
-                if (base or "") != stored:  # changed meanwhile, or no state named for it
-                    raise GameConflict(number, sheet, columns)
-                if delete and not stored:
-                    raise BadGame(_("Dieses Spiel ist nicht eingetragen."))
-                if sheet is None:
-                    sheet = ScoreSheet.objects.create(table=table, version=0, entered_at_table=True)
-                if (sheet.pk, sheet.version) != seen and (seen is not None or sheet.version):
-                    # saved meanwhile: score the game against what is stored now
-                    evaluation = _with_game(table, sheet.entries, number, fields)
-                before = {k: v for k, v in sheet.entries.items() if F.game_of(k) == number}
-                game = evaluation.score.games[number - 1]
-                if game.errors and not delete:
-                    lang = active_language()
-                    messages: dict[str, list[str]] = {}
-                    for error in game.errors:
-                        messages.setdefault(error.field, []).append(error.text(lang))
-                    raise GameRefused(messages)
-                previous = dict(sheet.entries)
-                sheet.entries = dict(evaluation.entries)
-                sheet.entered_at_table = sheet.entered_by_id is None
-                action = "sheet.table_delete" if delete else "sheet.table"
-                commit_sheet(
-                    sheet,
-                    evaluation,
-                    None,
-                    action,
-                    before,
-                    fields,
-                    source=SOURCE_TABLE,
-                    previous=previous,
-                )
-                record_receipt(receipt, sheet)
-                entry.entries = sheet.entries
-                _touch(entry, "entries")
-            table.sheet, table.entry = sheet, entry
-            return GameSaved(evaluation)
-        except IntegrityError:
-            continue  # the table's other phone created the sheet at the same moment: again
-    raise DeskError(_("Der Zettel wird gerade anderswo gespeichert; bitte gleich noch einmal."))
+    # a phone that names no state (None) may only add a new game, never write over one
+    ops = phone_ops(number, values, columns, base or "", delete)
+    try:
+        written = write(table, ops, source=O.SOURCE_TABLE, key=_receipt_key(key, number, ops, base))
+    except SheetConflict as exc:
+        raise GameConflict(exc.conflicts[0], columns) from exc
+    if written.repeated:
+        table.sheet = written.sheet
+    return GameSaved(written.evaluation, repeated=written.repeated)
 
 
-def _with_game(
-    table: Table, entries: Mapping[str, str], number: int, fields: Mapping[str, str]
-) -> SheetEvaluation:
-    """The sheet scored as it is with game ``number`` replaced by ``fields``."""
-    return evaluate_table(table, {**F.without_game(entries, number), **fields})
-
-
-def _receipt_key(key: str, number: int, fields: Mapping[str, str], base: str | None) -> str:
+def _receipt_key(key: str, number: int, ops: Sequence[O.Operation], base: str | None) -> str:
     key = "".join(ch for ch in key if ch.isalnum() or ch == "-")[:40]
     if not key:
         return ""
-    content = repr((number, sorted(fields.items()), base)).encode()
+    content = repr((number, ops, base)).encode()
     return f"t-{key}-{hashlib.sha256(content).hexdigest()[:16]}"
 
 
@@ -402,55 +277,15 @@ def opponents(table: Table) -> list[Chair]:
     return out
 
 
-class StaleConfirmation(DeskError):
-    """The sheet changed after the phone showed it: the opponents confirm what they saw."""
-
-
 def confirm_at_table(table: Table, numbers: Sequence[int | None], version: int | None) -> None:
     """The opponents confirm the sheet, each with their own start number: afterwards the table
     can no longer change it; it waits for the desk's confirmation. ``version`` is the sheet's
     version the phone showed them: a sheet changed since (the desk, the other phone) is not
     confirmed (StaleConfirmation), they look at it again."""
-    tournament = table.round.tournament
     require_started(table.round)
-    expected = sorted(c.start_number for c in opponents(table))
-    with write_transaction():
-        entry = _entry(table, lock=True)
-        if entry.confirmed_at is not None:
-            return  # already confirmed (a retried request)
-        sheet = locked_sheet(table)
-        if sheet is not None and version != sheet.version:
-            raise StaleConfirmation(
-                _(
-                    "Der Zettel wurde inzwischen geändert. Bitte die Spiele noch einmal "
-                    "ansehen und dann bestätigen."
-                )
-            )
-        evaluation = evaluate_table(table, sheet.entries if sheet else {})
-        if sheet is None or not evaluation.valid:
-            raise DeskError(
-                _("Erst wenn alle %(n)s Spiele eingetragen sind, kann der Zettel bestätigt werden.")
-                % {"n": evaluation.layout.games}
-            )
-        if sorted(n for n in numbers if n is not None) != expected:
-            raise DeskError(
-                _(
-                    "Die Startnummern stimmen nicht: bestätigen müssen die Gegenspieler des "
-                    "Listenführers, jede Partei mit ihrer eigenen Startnummer."
-                )
-            )
-        entry.confirmed_at = timezone.now()
-        entry.confirmed_numbers = expected
-        entry.last_activity_at = entry.confirmed_at
-        entry.save()
-        if sheet.status == SheetStatus.DRAFT:
-            sheet.status = SheetStatus.TABLE
-            sheet.save(update_fields=["status", "updated_at"])
-            public_cache.sheet_changed(
-                tournament.slug, table.competition.mode, SheetStatus.DRAFT, sheet.status, table.pk
-            )
-        log_action(tournament, None, "sheet.table_confirm", sheet, None, {"numbers": expected})
-        schedule_backup(tournament)
+    expected = tuple(sorted(c.start_number for c in opponents(table)))
+    typed = tuple(n for n in numbers if n is not None)
+    write(table, [O.ConfirmAtTable(typed, expected, version)], source=O.SOURCE_TABLE)
 
 
 def call_desk(table: Table) -> None:
@@ -524,7 +359,7 @@ def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict
                 "entered": game.entered,
                 "values": F.game_values(evaluation.entries, n, shape.columns),
                 "stamp": stamps.get(n, ""),
-                "by": sources.get(str(n), ""),
+                "by": _phone_source(sources.get(str(n), "")),
                 "points": None if game.points is None else list(game.points),
                 "running": list(game.running),
                 "notes": [w.text(active_language()) for w in game.warnings],
@@ -590,7 +425,7 @@ class BoardRow:
     mismatch: bool
     errors: int
     notes: list[str] = field(default_factory=list)
-    # games where the desk, typing from the paper sheet, has other values than the phone
+    # games where the paper typed blind at the desk differs from the sheet, not yet decided
     differs: list[int] = field(default_factory=list)
 
 
@@ -621,11 +456,7 @@ def board(tournament: Tournament, shown: Sequence[Table]) -> list[BoardRow]:
                 last_activity=entry.last_activity_at if entry else None,
                 mismatch=sheet is not None and sheet.scorer_mismatch,
                 errors=sheet.error_count if sheet else 0,
-                differs=(
-                    F.differing_games(entry.entries, sheet.entries)
-                    if entry is not None and sheet is not None and not sheet.entered_at_table
-                    else []
-                ),
+                differs=open_differences(sheet) if sheet is not None else [],
             )
         )
     return rows

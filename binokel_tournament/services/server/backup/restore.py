@@ -42,6 +42,7 @@ from ....models import (
     new_personal_token,
 )
 from ...access import Actor, account_id, require_create_tournament
+from ..integrity import rescore_mismatches
 from .dump import UNRESOLVED
 from .format import FORMAT, MAX_BYTES, USER_FIELDS, VERSION, BackupError, _build, _from_json
 
@@ -94,8 +95,6 @@ def restore(
     try:
         with transaction.atomic():
             result = _restore(document, slug, user, create_users)
-            from ...sheets.integrity import rescore_mismatches
-
             problems = rescore_mismatches(result.tournament, limit=3)
             if problems:
                 raise BackupError(
