@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from .. import pages
 from ..models import Competition, Mode, Series, Tournament, public_names
-from ..services.evening.standings import round_state
+from ..services.evening.standings import ranking_scope
 
 STYLE = "style.css"
 
@@ -51,7 +51,7 @@ def write_tournament(out: Path, t: Tournament, folder: str) -> TournamentSite:
     base = {"tournament": t, "site": site}
     for c in _competitions(t):
         label = str(c.get_mode_display())
-        played = round_state(c).after or 0  # the last round with counted results
+        played = ranking_scope(c).after or 0  # the last round with counted results
         for after in [None, *range(1, played + 1)]:
             suffix = f"-d{after}" if after else ""
             name = f"rangliste-{c.mode}{suffix}.html"

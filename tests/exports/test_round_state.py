@@ -1,5 +1,5 @@
 """Which round the standings are after, and whether they are provisional or final, is
-answered once (``services.standings.round_state``) and the desk's page, the PDF and the
+answered once (``services.standings.ranking_scope``) and the desk's page, the PDF and the
 workbook all say the same — each asks the database for it once per competition."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from binokel_tournament.exports import ExportOptions
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
 from binokel_tournament.exports.pdf import StandingsExporter
 from binokel_tournament.models import Mode, ScoreSheet, SheetStatus, Table
-from binokel_tournament.services.evening.standings import compute_standings, round_state
+from binokel_tournament.services.evening.standings import compute_standings, ranking_scope
 
 from .reading import lines, pdf_pages
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def state_queries(captured) -> int:
-    """The queries that read the tables' sheet states (round_state's one query)."""
+    """The queries that read the tables' sheet states (ranking_scope's one query)."""
     return sum(
         1
         for q in captured
@@ -40,7 +40,7 @@ def test_page_pdf_and_workbook_say_the_same_round_and_state(desk_client, demo):
     # the demo has round 1 confirmed; un-confirm one sheet: provisional after round 1
     sheet = ScoreSheet.objects.filter(table__competition=singles, table__round__number=1).first()
     ScoreSheet.objects.filter(pk=sheet.pk).update(status=SheetStatus.DRAFT)
-    state = round_state(singles)
+    state = ranking_scope(singles)
     tables = Table.objects.filter(competition=singles, round__number=1).count()
     assert state.after == 1 and state.provisional and not state.final
     assert (state.confirmed, state.tables) == (tables - 1, tables)
@@ -63,7 +63,7 @@ def test_the_state_is_read_once_per_competition(desk_client, demo):
     with CaptureQueriesContext(connection) as ctx:
         standings = compute_standings(singles)
     assert state_queries(ctx.captured_queries) == 1
-    assert standings.state == round_state(singles)
+    assert standings.state == ranking_scope(singles)
     with CaptureQueriesContext(connection) as ctx:
         StandingsExporter(demo).render(ExportOptions())
     assert state_queries(ctx.captured_queries) == demo.competitions.count()

@@ -19,7 +19,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from ...models import Competition
-from ...services.evening.standings import RoundState, StandingRow, Standings, compute_standings
+from ...services.evening.standings import RankingScope, StandingRow, Standings, compute_standings
 from ..base import ExportError, ExportOptions, Offer, OfferedPerCompetition, competition_offers
 from .base import (
     GREY,
@@ -140,7 +140,7 @@ class StandingsExporter(OfferedPerCompetition, PdfExporter):
         return cells
 
     def _draw_competition(
-        self, c: Canvas, standings: Standings, heading: RoundState, page: int
+        self, c: Canvas, standings: Standings, heading: RankingScope, page: int
     ) -> int:
         columns = self._columns(standings)
         title = _("Rangliste %(competition)s") % {
@@ -164,7 +164,7 @@ class StandingsExporter(OfferedPerCompetition, PdfExporter):
         return page
 
     def _draw_page_head(
-        self, c: Canvas, title: str, heading: RoundState, columns: list[_Col]
+        self, c: Canvas, title: str, heading: RankingScope, columns: list[_Col]
     ) -> float:
         width, height = self.pagesize
         top = height - MARGIN

@@ -22,12 +22,12 @@ from ...models import (
     PersonalLink,
     Seat,
     SheetStatus,
-    Table,
     Tournament,
 )
 from ..access import Action, Actor, require
 from ..audit import log_action
 from ..money import charity
+from ..rounds.state import round_states
 from ..server import public_cache
 from .seating import SeatInfo, latest_moves, seat_info
 from .standings import compute_standings
@@ -115,11 +115,8 @@ def open_link(token: str) -> PersonalLink | None:
 
 def evening_over(tournament: Tournament) -> bool:
     """Every round has been played and every sheet confirmed: the places are final."""
-    rounds = tournament.round_set.filter(started_at__isnull=False).count()
-    if rounds < tournament.rounds:
-        return False
-    tables = Table.objects.filter(round__tournament=tournament)
-    return tables.exists() and not tables.exclude(sheet__status=SheetStatus.CONFIRMED).exists()
+    evening = round_states(tournament)
+    return len(evening) >= tournament.rounds and evening.over
 
 
 @dataclass(frozen=True)
@@ -177,11 +174,9 @@ def personal_page(link: PersonalLink) -> PersonalPage:
         games[number].append(points)
         statuses[number] = status
     numbers = sorted(set(where) | set(games) | set(range(1, tournament.rounds + 1)))
-    # the current round: the last one started (or with games), else the first
-    started = set(
-        tournament.round_set.filter(started_at__isnull=False).values_list("number", flat=True)
-    )
-    current = max(started | set(games), default=min(numbers, default=1))
+    # the round shown first: the one in play, else the next one, else the last
+    shown = round_states(tournament).current
+    current = shown.number if shown is not None else min(numbers, default=1)
     moves = latest_moves(entrant.competition)
     rounds = []
     for n in numbers:

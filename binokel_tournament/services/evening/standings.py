@@ -17,7 +17,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from ...models import Competition, Entrant, PartyResult, SheetStatus, Table, Tournament
+from ...models import Competition, Entrant, PartyResult, SheetStatus, Tournament
+from ..rounds.state import RoundState, round_states
 
 
 @dataclass
@@ -126,13 +127,13 @@ def tie_break_choices() -> list[tuple[str, str | Promise]]:
 
 
 @dataclass(frozen=True)
-class RoundState:
+class RankingScope:
     """Which round standings are taken after and whether they are final — the one answer the
-    desk's page, the PDF and the workbook share. ``after``: the round asked for, or the last
-    round with a counted sheet (``None``: nothing counted yet); ``tables``/``confirmed``: the
-    competition's tables up to it and how many of them the desk has confirmed; ``seated``: the
-    rounds that have tables; ``played``: the rounds with counted results (a round without any
-    shows no points, not zeros)."""
+    desk's page, the PDF and the workbook share, read from the rounds' read model. ``after``:
+    the round asked for, or the last round with a counted sheet (``None``: nothing counted
+    yet); ``tables``/``confirmed``: the competition's tables up to it and how many of them the
+    desk has confirmed; ``seated``: the rounds that have tables; ``played``: the rounds with
+    counted results (a round without any shows no points, not zeros)."""
 
     after: int | None
     rounds: int
@@ -191,7 +192,7 @@ class Standings:
     metrics: list[Metric]
     # games of sheets only the table has confirmed so far are counted (provisional)
     from_tables: bool = False
-    state: RoundState | None = None
+    state: RankingScope | None = None
 
 
 def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
@@ -202,39 +203,39 @@ def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
     return (SheetStatus.CONFIRMED,)
 
 
-def round_state(competition: Competition, after_round: int | None = None) -> RoundState:
-    """The competition's ``RoundState`` after ``after_round`` (default: the last round with a
-    counted sheet) — one query over its tables."""
+def ranking_scope(competition: Competition, after_round: int | None = None) -> RankingScope:
+    """The competition's ``RankingScope`` after ``after_round`` (default: the last round with a
+    counted sheet), from its rounds' states (``rounds.state.round_states``)."""
     tournament = competition.tournament
-    statuses = counted_statuses(tournament)
-    states = list(
-        Table.objects.filter(competition=competition)
-        .values_list("round__number", "sheet__status")
-        .order_by()
-    )
+    provisional = SheetStatus.TABLE in counted_statuses(tournament)
+    rounds = [r for r in round_states(tournament, competition) if r.tables]
+
+    def counted(r: RoundState) -> int:
+        return r.confirmed + (r.table_confirmed if provisional else 0)
+
     if after_round is None:
-        after = max((n for n, status in states if status in statuses), default=None)
+        after = max((r.number for r in rounds if counted(r)), default=None)
     else:
         after = max(1, min(after_round, tournament.rounds))
     if after is None:
-        return RoundState(None, tournament.rounds)
-    upto = [(n, status) for n, status in states if n <= after]
-    return RoundState(
+        return RankingScope(None, tournament.rounds)
+    upto = [r for r in rounds if r.number <= after]
+    return RankingScope(
         after=after,
         rounds=tournament.rounds,
-        tables=len(upto),
-        confirmed=sum(1 for _n, status in upto if status == SheetStatus.CONFIRMED),
-        seated=frozenset(n for n, _status in upto),
-        played=frozenset(n for n, status in upto if status in statuses),
+        tables=sum(r.tables for r in upto),
+        confirmed=sum(r.confirmed for r in upto),
+        seated=frozenset(r.number for r in upto),
+        played=frozenset(r.number for r in upto if counted(r)),
     )
 
 
 def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
     """The ranking after ``after_round`` (default: the last round with counted results; all
-    rounds, with no points, before any), with its ``RoundState``."""
+    rounds, with no points, before any), with its ``RankingScope``."""
     tournament = competition.tournament
     rules = tournament.rules()
-    state = round_state(competition, after_round)
+    state = ranking_scope(competition, after_round)
     last = state.after or tournament.rounds
     metrics = tie_break_metrics(rules.tie_breaks)
     aggregates = {f"metric_{m.key}": m.aggregate for m in metrics if m.aggregate is not None}

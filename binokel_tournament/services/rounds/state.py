@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-from ...models import Competition, Round, SheetStatus, Table, Tournament
+from ...models import Competition, Round, SheetStatus, Tournament
 
 
 class RoundPhase(StrEnum):
@@ -133,6 +132,11 @@ class Rounds:
         return _started(s.round for s in self.states)
 
     @property
+    def over(self) -> bool:
+        """Every round has been played and every sheet confirmed: the places are final."""
+        return bool(self.states) and all(s.phase == RoundPhase.FINISHED for s in self.states)
+
+    @property
     def next_planned(self) -> RoundState | None:
         return next((s for s in self.states if s.phase == RoundPhase.PLANNED and s.tables), None)
 
@@ -153,41 +157,34 @@ def started_rounds(tournament: Tournament) -> int:
 
 def round_states(tournament: Tournament, competition: Competition | None = None) -> Rounds:
     """Every round of the tournament with its phase and its sheets (of ``competition`` only,
-    when given) — one query for the rounds and one aggregate over the tables."""
-    rounds = list(tournament.round_set.order_by("number"))
-    tables = Table.objects.filter(round__tournament=tournament)
-    if competition is not None:
-        tables = tables.filter(competition=competition)
-    confirmed = Q(sheet__status=SheetStatus.CONFIRMED)
-    unconfirmed = Q(sheet__status__in=(SheetStatus.DRAFT, SheetStatus.TABLE))
-    counts: dict[int, dict[str, Any]] = {
-        row["round_id"]: dict(row)
-        for row in tables.values("round_id")
-        .annotate(
-            tables=Count("id"),
-            confirmed=Count("id", filter=confirmed),
-            unconfirmed=Count("id", filter=unconfirmed),
-            ready=Count("id", filter=unconfirmed & Q(sheet__complete=True, sheet__error_count=0)),
-            mismatch=Count("id", filter=Q(sheet__scorer_mismatch=True)),
-            table_confirmed=Count("id", filter=Q(sheet__status=SheetStatus.TABLE)),
+    when given) — one query."""
+    of = Q(tables__competition=competition) if competition is not None else Q()
+    status = "tables__sheet__status"
+    unconfirmed = of & Q(**{f"{status}__in": (SheetStatus.DRAFT, SheetStatus.TABLE)})
+    rounds = tournament.round_set.annotate(
+        n_tables=Count("tables", filter=of),
+        n_confirmed=Count("tables", filter=of & Q(**{status: SheetStatus.CONFIRMED})),
+        n_unconfirmed=Count("tables", filter=unconfirmed),
+        n_ready=Count(
+            "tables",
+            filter=unconfirmed & Q(tables__sheet__complete=True, tables__sheet__error_count=0),
+        ),
+        n_mismatch=Count("tables", filter=of & Q(tables__sheet__scorer_mismatch=True)),
+        n_table=Count("tables", filter=of & Q(**{status: SheetStatus.TABLE})),
+    ).order_by("number")
+    out = [
+        RoundState(
+            round=r,
+            phase=phase_of(r, r.n_tables, r.n_confirmed),
+            tables=r.n_tables,
+            confirmed=r.n_confirmed,
+            unconfirmed=r.n_unconfirmed,
+            ready=r.n_ready,
+            mismatch=r.n_mismatch,
+            table_confirmed=r.n_table,
         )
-        .order_by()
-    }
-    out = []
-    for r in rounds:
-        row = counts.get(r.pk, {})
-        out.append(
-            RoundState(
-                round=r,
-                phase=phase_of(r, row.get("tables", 0), row.get("confirmed", 0)),
-                tables=row.get("tables", 0),
-                confirmed=row.get("confirmed", 0),
-                unconfirmed=row.get("unconfirmed", 0),
-                ready=row.get("ready", 0),
-                mismatch=row.get("mismatch", 0),
-                table_confirmed=row.get("table_confirmed", 0),
-            )
-        )
+        for r in rounds
+    ]
     return Rounds(tuple(out))
 
 
