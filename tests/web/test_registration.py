@@ -126,6 +126,11 @@ def test_an_import_asks_about_duplicates_before_storing_anything_and_names_every
     fritz = Entrant.objects.get(name="Fritz Fink")
     assert fritz.categories == ["jugend"] and fritz.fee_paid
     assert Entrant.objects.count() == 4
+    # what is stored is what the audit says, in one step (no later change beside the log)
+    for entrant in (erna, fritz):
+        (entry,) = AuditLog.objects.filter(object_type="Entrant", object_id=str(entrant.pk))
+        assert entry.action == "entrant.register"
+        assert entry.after["fee_paid"] is entrant.fee_paid
 
 
 def test_an_unknown_category_or_paid_value_refuses_that_row_with_the_reason():

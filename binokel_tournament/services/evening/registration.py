@@ -295,6 +295,7 @@ def _register(
     unranked: bool,
     late: bool,
     categories: Sequence[str] = (),
+    fee_paid: bool = False,
     user: Actor,
 ) -> Entrant:
     name, partner, club = checked_names(competition, name, partner, club)
@@ -317,6 +318,7 @@ def _register(
                     unranked=unranked,
                     late=late,
                     categories=checked_categories(categories),
+                    fee_paid=fee_paid,
                 )
         except IntegrityError as exc:
             if start_number is not None:
@@ -771,11 +773,9 @@ def import_entrants(
                         unranked=False,
                         late=late,
                         categories=item.categories,
+                        fee_paid=item.fee_paid,  # stored and audited in the one step
                         user=user,
                     )
-                    if item.fee_paid:
-                        Entrant.objects.filter(pk=entrant.pk).update(fee_paid=True)
-                        entrant.fee_paid = True
                     report.created.append(entrant)
                 except DeskError as exc:
                     report.rejected.append((item.line, exc.message))
