@@ -56,7 +56,7 @@ from binokel_tournament.models import (  # noqa: E402
     TableKind,
     Tournament,
 )
-from binokel_tournament.services.evening.demo import create_demo, ensure_users  # noqa: E402
+from binokel_tournament.services.demo import create_demo, ensure_users  # noqa: E402
 from binokel_tournament.services.evening.players import ensure_links  # noqa: E402
 from binokel_tournament.services.evening.simulation import simulated_entries  # noqa: E402
 from binokel_tournament.services.server import backup  # noqa: E402

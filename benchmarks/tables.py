@@ -62,7 +62,7 @@ SETUP = """
 import json, random
 from django.contrib.auth import get_user_model
 from binokel_tournament.models import Tournament, TableKind
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.sheets.results import load_table
 from binokel_tournament.services.sheets.sheet_fields import game_values
 from binokel_tournament.services.evening.simulation import simulated_entries

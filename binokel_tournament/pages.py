@@ -5,6 +5,8 @@ its medium (a sortable table and a round picker live, relative links and titles 
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,14 +14,26 @@ from django.utils.translation import gettext as _
 from charity.money import EveningTotal
 
 from .charts import bar_chart
-from .models import Competition, Series, Tournament
-from .services.evening import pace
+from .models import (
+    Competition,
+    Entrant,
+    PartyResult,
+    PersonalLink,
+    Seat,
+    Series,
+    SheetStatus,
+    Tournament,
+)
+from .services.evening import pace, players
+from .services.evening.seating import SeatInfo, latest_moves, seat_info
 from .services.evening.standings import compute_standings
 from .services.money import charity
 from .services.money.prizes import prize_table
 from .services.money.series import series_standings
 from .services.money.statistics import evening_statistics
 from .services.money.subrankings import sub_rankings
+from .services.rounds.state import round_states
+from .services.server import public_cache
 
 Context = dict[str, Any]  # a template context
 
@@ -94,3 +108,141 @@ def statistics_page(t: Tournament) -> Context:
 def series_page(series: Series) -> Context:
     """A cup's standings for everyone: players without consent are not named."""
     return {"series": series, "standings": series_standings(series), "public": True}
+
+
+# --- a player's own page ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class MyRound:
+    number: int
+    seat: SeatInfo | None  # None: not seated in this round (a late arrival)
+    games: list[int] = field(default_factory=list)  # my points, game by game, as entered
+    counted: bool = False  # the sheet is confirmed (its points are final)
+    # the latest re-plan moved me in this round: True, and the table I had before (None: I
+    # had none); the page says "Neu: Tisch 14"
+    moved: bool = False
+    table_before: int | None = None
+
+    @property
+    def points(self) -> int | None:
+        return sum(self.games) if self.games else None
+
+
+@dataclass(frozen=True)
+class PersonalPage:
+    link: PersonalLink
+    entrant: Entrant
+    rounds: list[MyRound]  # the current round first
+    total: int
+    place: str  # "" while unplaced
+    provisional: bool  # the standings count sheets not yet confirmed by the desk
+    donation_cents: int | None  # None: the evening collects no donation
+    over: bool = False  # the evening is over: the certificate is there
+
+    @property
+    def name(self) -> str:
+        return self.link.person_name
+
+
+def personal_page(link: PersonalLink) -> PersonalPage:
+    """A player's own page: where they sit in every round and with whom, their games as
+    their table entered them, their running total and place, their donation."""
+    entrant = link.entrant
+    tournament = entrant.tournament
+    seats = (
+        Seat.objects.filter(entrant=entrant)
+        .select_related("table__round", "entrant")
+        .prefetch_related("table__seats__entrant")
+    )
+    where = {}
+    for seat in seats:
+        companions = tuple(str(s.entrant) for s in seat.table.seats.all() if s.pk != seat.pk)
+        where[seat.table.round.number] = seat_info(seat, companions)
+    games: dict[int, list[int]] = defaultdict(list)
+    statuses: dict[int, str] = {}
+    results = (
+        PartyResult.objects.filter(entrant=entrant)
+        .order_by("round_number", "game__number")
+        .values_list("round_number", "points", "game__sheet__status")
+    )
+    for number, points, status in results:
+        games[number].append(points)
+        statuses[number] = status
+    numbers = sorted(set(where) | set(games) | set(range(1, tournament.rounds + 1)))
+    # the round shown first: the one in play, else the next one, else the last
+    shown = round_states(tournament).current
+    current = shown.number if shown is not None else min(numbers, default=1)
+    moves = latest_moves(entrant.competition)
+    rounds = []
+    for n in numbers:
+        info = where.get(n)
+        key = (n, entrant.start_number)
+        moved = key in moves and info is not None and info.table_number != moves[key]
+        rounds.append(
+            MyRound(
+                n,
+                info,
+                games.get(n, []),
+                statuses.get(n) == SheetStatus.CONFIRMED,
+                moved=moved,
+                table_before=moves.get(key),
+            )
+        )
+    rounds.sort(key=lambda r: (r.number != current, r.number))
+    field_ = competition_figures(entrant.competition)
+    total, place, placed, donation = field_.of.get(entrant.pk, (0, "", False, 0))
+    return PersonalPage(
+        link=link,
+        entrant=entrant,
+        rounds=rounds,
+        total=total,
+        place=place,
+        provisional=field_.provisional,
+        donation_cents=donation if field_.money else None,
+        over=placed and players.evening_over(tournament),
+    )
+
+
+@dataclass(frozen=True)
+class CompetitionFigures:
+    """Every entrant's total, place, whether placed, and donation so far in one competition:
+    worked out once per change of its results and shared by all its players' pages (a hall of
+    phones asks for hundreds of them after every sheet)."""
+
+    of: dict[int, tuple[int, str, bool, int]]
+    provisional: bool
+    money: bool
+
+
+FIGURES_SECONDS = 600
+
+
+def competition_figures(competition: Competition) -> CompetitionFigures:
+    tournament = competition.tournament
+    slug = tournament.slug
+    # the results' generation (and with it every audited change: payments, withdrawals)
+    scopes = (
+        public_cache.tournament_scope(slug),
+        public_cache.competition_scope(slug, competition.mode),
+    )
+    key = f"binokel:figures:{competition.pk}:{public_cache.generation(*scopes)}"
+    return public_cache.kept_or_made(key, lambda: _figures(competition), FIGURES_SECONDS)
+
+
+def _figures(competition: Competition) -> CompetitionFigures:
+    tournament = competition.tournament
+    standings = compute_standings(competition)
+    money = charity.has_money(tournament)
+    donations = charity.donations_by_entrant(tournament, competition.mode) if money else {}
+    return CompetitionFigures(
+        {
+            row.entrant.pk: (
+                row.total,
+                row.place_label,
+                row.place is not None,
+                donations.get(row.entrant.pk, 0),
+            )
+            for row in standings.rows
+        },
+        standings.from_tables or (standings.state is not None and standings.state.provisional),
+        money,
+    )

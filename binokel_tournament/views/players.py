@@ -11,6 +11,7 @@ from django.utils.http import content_disposition_header
 from ..exports import ExportError, ExportOptions
 from ..exports.pdf import CertificatesExporter
 from ..models import PersonalLink
+from ..pages import personal_page
 from ..services.evening import pace, players
 from ..services.server.public_cache import table_scope, tournament_scope
 from .cached import public_page
@@ -38,7 +39,7 @@ def personal(request: HttpRequest, token: str) -> HttpResponse:
     link = players.open_link(token)
     if link is None:
         raise Http404
-    page = players.personal_page(link)
+    page = personal_page(link)
     forecast = pace.pace_line(pace.evening_forecast(link.entrant.tournament))
     context = {"page": page, "refresh_seconds": REFRESH_SECONDS, "pace": forecast}
     return render(request, "public/personal.html", context)

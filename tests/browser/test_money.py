@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from binokel_tournament.models import Entrant
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.money import charity
 
 from .support import login

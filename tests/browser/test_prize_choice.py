@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from binokel_tournament.models import Mode, Prize
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.money.prizes import contenders, prize_table
 
 from .support import login

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from binokel_tournament.models import Tournament
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from tests.dbsnapshot import Snapshot
 
 

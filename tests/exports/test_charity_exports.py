@@ -14,7 +14,7 @@ from django.core.management import call_command
 
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions, RankingsWorkbookExporter
 from binokel_tournament.models import Game
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.money import charity
 from charity.money import euro_text
 from tests.support import rolled_back

@@ -16,7 +16,7 @@ from binokel_tournament.exports import PDF_EXPORTERS, CsvExporter, ExportError, 
 from binokel_tournament.exports import RankingsWorkbookExporter as Workbook
 from binokel_tournament.exports.pdf import StandingsExporter
 from binokel_tournament.models import Mode, ScoreSheet, SheetStatus, Table
-from binokel_tournament.services.evening.demo import ensure_users
+from binokel_tournament.services.demo import ensure_users
 from binokel_tournament.services.evening.simulation import simulate_round
 
 from .reading import lines, pdf_pages

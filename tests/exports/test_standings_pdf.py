@@ -9,7 +9,7 @@ from binokel_tournament.exports import ExportError, ExportOptions
 from binokel_tournament.exports.pdf import CertificatesExporter, StandingsExporter
 from binokel_tournament.exports.pdf.base import number
 from binokel_tournament.models import Entrant, Mode
-from binokel_tournament.services.evening.demo import ensure_users
+from binokel_tournament.services.demo import ensure_users
 from binokel_tournament.services.evening.simulation import simulate_round
 from binokel_tournament.services.evening.standings import compute_standings
 

@@ -23,6 +23,7 @@ class DeskUrl:
     data: Callable[[Tournament], dict[str, object]] = lambda t: {}
     fields: tuple[str, ...] = ()  # form fields the fuzz suite fills with hostile values
     query: tuple[str, ...] = ()  # query parameters the fuzz suite tries
+    also: tuple[int, ...] = ()  # answers besides 200/302 for those allowed (a clear refusal)
     note: str = field(default="", compare=False)
 
     @property
@@ -242,6 +243,7 @@ DESK_URLS: list[DeskUrl] = [
         args=lambda t: [t.slug, first_three_table(t)],
         data=lambda t: {**full_three_table(2), "mode": "paper"},
         fields=(*SHEET_FIELDS, "mode"),
+        also=(400,),  # no game on the sheet yet: the paper is refused, the typing kept
     ),
     DeskUrl(
         "sheet_elsewhere",

@@ -24,7 +24,7 @@ from binokel_tournament.models import (
     Table,
     Tournament,
 )
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.evening.seating import replan_seating
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.server import backup

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from binokel_tournament.models import ScoreSheet, SheetStatus, Table
-from binokel_tournament.services.evening.demo import create_demo, ensure_users
+from binokel_tournament.services.demo import create_demo, ensure_users
 from binokel_tournament.services.evening.hall import TABLES_PER_PAGE
 from tests.support import rolled_back
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from binokel_tournament.models import AuditLog, Entrant, Mode, PartyResult, SheetStatus
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.money import charity
 from tests.support import rolled_back
 

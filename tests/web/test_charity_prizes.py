@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from binokel_tournament.models import Mode, Prize, PrizeMode, Special
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.money import prizes
 from binokel_tournament.services.money.charity import update_charity_settings

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from binokel_tournament.models import Entrant, Mode, Player, Series, SeriesMethod
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.money import series as service
 from charity.series import DEFAULT_CUP_POINTS

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from binokel_tournament.exports import PDF_EXPORTERS, ExportOptions, RankingsWorkbookExporter
 from binokel_tournament.models import Game, Mode, PartyResult, SheetStatus
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.money.statistics import evening_statistics
 from binokel_tournament.services.money.subrankings import sub_rankings

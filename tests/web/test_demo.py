@@ -66,7 +66,7 @@ def test_the_committed_fixture_is_what_the_demo_command_makes():
     so a fresh demo under another slug has the same seating and the same points."""
     from django.conf import settings
 
-    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.demo import create_demo
     from binokel_tournament.services.evening.standings import compute_standings
 
     call_command("loaddata", str(settings.BASE_DIR / "fixtures" / "demo.json"), verbosity=0)

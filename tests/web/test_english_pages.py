@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from binokel_tournament.models import Entrant, Prize, Tournament
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from scoring.presets import PRESETS
 
 from .desk_urls import DESK_URLS

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from binokel_tournament.management.commands import hall
 from binokel_tournament.models import Mode
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from tests import hall_server
 
 # slow: gunicorn and other processes (make check leaves it out)

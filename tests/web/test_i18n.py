@@ -73,7 +73,7 @@ def test_the_english_dashboard_offers_english_downloads(client, db):
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
-    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.demo import create_demo
 
     t, _created = create_demo(singles=6, pairs=0, scored_rounds=0)
     client.force_login(get_user_model().objects.get(username="orga"))

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from binokel_tournament.models import Entrant, Mode, Series
-from binokel_tournament.services.evening.demo import create_demo
+from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.money import prizes as prize_service
 from tests.support import rolled_back
 

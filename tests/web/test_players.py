@@ -162,7 +162,7 @@ def test_after_the_evening_my_certificate_as_pdf(client):
 
     import pdfplumber
 
-    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.demo import create_demo
 
     t, _created = create_demo(7, 0, scored_rounds=3, slug="ende")
     assert players.evening_over(t)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from binokel_tournament.models import Mode, ScoreSheet, Table, TableKind
-from binokel_tournament.services.evening.demo import create_demo, ensure_users
+from binokel_tournament.services.demo import create_demo, ensure_users
 from binokel_tournament.services.evening.registration import (
     create_tournament,
     register_entrant,

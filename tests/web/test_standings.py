@@ -174,7 +174,7 @@ def test_a_late_arrival_shows_a_dash_for_the_rounds_before_it_came(client):
     from django.urls import reverse
 
     from binokel_tournament.exports.pdf.standings import StandingsExporter
-    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.demo import create_demo
     from tests.exports.reading import lines, pdf_pages
 
     t, _created = create_demo(singles=6, pairs=0, scored_rounds=1)

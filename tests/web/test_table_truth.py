@@ -468,7 +468,7 @@ def test_without_the_double_check_the_desk_sees_the_phones_games(client, desk_cl
 
 def test_the_dashboards_main_button_is_the_evenings_next_step(desk_client, orga, db):
     from binokel_tournament.models import Membership, Role
-    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.demo import create_demo
     from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 
     def step(t):

@@ -190,7 +190,7 @@ def test_beamer_sends_every_place_for_the_screen_to_page_through(client, db):
 
 
 def test_beamer_rows_escape_names_and_show_each_round_grouped(client, db):
-    from binokel_tournament.services.evening.demo import create_demo
+    from binokel_tournament.services.demo import create_demo
 
     t = create_demo(9, 4, scored_rounds=2, slug="beamer-rows")[0]
     entrant = t.entrants.filter(competition__mode=Mode.SINGLES).order_by("start_number").first()

@@ -7,15 +7,15 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from ...services.errors import DeskError
-from ...services.evening.demo import (
+from ...services.demo import (
     DEMO_PAIRS,
-    DEMO_PASSWORD,
     DEMO_SINGLES,
     create_demo,
     demo_name,
     demo_slug,
 )
+from ...services.errors import DeskError
+from ...services.members import DEMO_PASSWORD
 from ..common import ensure_database
 
 

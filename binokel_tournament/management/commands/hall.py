@@ -21,7 +21,7 @@ from django.db import connections
 from django.utils.translation import gettext as _
 
 from ...models import Membership, Role
-from ...services.evening.demo import DEMO_PASSWORD
+from ...services.members import DEMO_PASSWORD
 from ...services.server import backup, public_cache
 from ...services.server.warmup import warm_up
 from ..common import ensure_database

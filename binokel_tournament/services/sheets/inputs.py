@@ -27,12 +27,14 @@ MAX_OPENED: Final = 4000  # characters of the ``opened`` field read at most
 
 
 def opened_text(entries: Mapping[str, str]) -> str:
-    """The ``opened`` field for a form showing ``entries``."""
-    return ",".join(f"{n}:{s}" for n, s in sorted(F.part_stamps(entries).items()))
+    """The ``opened`` field for a form showing ``entries`` ("-": an empty sheet)."""
+    return ",".join(f"{n}:{s}" for n, s in sorted(F.part_stamps(entries).items())) or "-"
 
 
 def read_opened(text: str) -> dict[int, str] | None:
     """The stamps a form was opened on (None: the form named none, or not readably)."""
+    if text == "-":
+        return {}
     if not text:
         return None
     out: dict[int, str] = {}

@@ -587,6 +587,13 @@ def _four_eyes(result: Plan, op: ConfirmAtDesk, author: Author, rules: Rules) ->
 
 
 def _record_paper(result: Plan, op: RecordPaper, author: Author, now: str) -> None:
+    if not F.game_stamps(result.state.entries):
+        raise DeskError(
+            _(
+                "Auf dem Zettel ist noch kein Spiel eingetragen: bitte den Papierzettel als "
+                "Zettel eintippen."
+            )
+        )
     entries = F.normalized(op.entries)
     if not F.game_stamps(entries):
         raise DeskError(_("Auf dem Papier ist nichts eingetragen; nichts gespeichert."))
@@ -602,12 +609,20 @@ def _take(result: Plan, op: TakeVersion, author: Author, judge: Judge, rules: Ru
             _("Spiel %(n)s wurde inzwischen geändert; bitte noch einmal vergleichen.")
             % {"n": op.number}
         )
+    if F.stamp(paper) == state.stamp(op.number):
+        raise DeskError(
+            _("Spiel %(n)s: Papier und Zettel sind gleich; nichts zu entscheiden.")
+            % {"n": op.number}
+        )
     if op.take == "paper":
         assert state.paper is not None
         _write_part(result, op.number, paper, SOURCE_PAPER, state.paper.by)
         if op.number in result.changed:
             _after_change(result, judge, rules)
     decision = Decision(op.paper, result.state.stamp(op.number), op.take, author.account)
+    before = result.state.decisions.get(op.number)
+    if before is not None and (before.paper, before.sheet) == (decision.paper, decision.sheet):
+        return  # decided so already
     result.state = replace(result.state, decisions={**result.state.decisions, op.number: decision})
     result.decided.append(op.number)
 

@@ -174,7 +174,7 @@ def _write(
         _store_phone_record(table, entry, plan, author, ops)
     person = None if author.source in TOOLS else user  # tools are audited as themselves
     round_obj = table.round
-    if not round_obj.locked:
+    if plan.changed and not round_obj.locked:  # a game entered: the round has started
         change_round(round_obj, RoundChange.START, person, despite_open=True)
     if (before.status == O.CONFIRMED) != (after.status == O.CONFIRMED):
         sheets_settled(round_obj, person)
@@ -223,7 +223,7 @@ def save_sheet(
         version=expected_version,
         confirm=confirm,
     )
-    if not ops and not stored:
+    if not stored and not any(isinstance(op, O.SetGame) for op in ops):
         raise DeskError(_("Auf dem Spielzettel ist nichts eingetragen; nichts gespeichert."))
     return write(table, ops, user=user, key=_submission_key(submission, ops))
 

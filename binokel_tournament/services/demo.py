@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ...models import (
+from ..models import (
     Category,
     Entrant,
     ExtraDonation,
@@ -25,16 +25,16 @@ from ...models import (
     Special,
     Tournament,
 )
-from ..errors import DeskError
-from ..money.prizes import add_prize
-from ..rounds.writer import RoundChange, change_round
-from .registration import create_tournament, register_entrants
-from .seating import generate_seating
-from .simulation import simulate_round
+from .errors import DeskError
+from .evening.registration import create_tournament, register_entrants
+from .evening.seating import generate_seating
+from .evening.simulation import simulate_round
+from .members import DEMO_PASSWORD
+from .money.prizes import add_prize
+from .rounds.writer import RoundChange, change_round
 
 DEMO_SLUG = "benefizbinokel-demo"
 DEMO_NAME = "Benefizbinokel Demo"
-DEMO_PASSWORD = "binokel"
 DEMO_SINGLES = 46  # one 4-table with a sitting-out dealer per round
 DEMO_PAIRS = 12
 
