@@ -84,11 +84,14 @@ def test_two_desks_on_one_sheet_never_overwrite_each_other(browser, live_server)
     settle(second)
     second.get_by_role("button", name="Als Entwurf speichern").click()
     second.wait_for_selector("#conflict")
-    assert "orga" in second.locator("#save-problem").inner_text()
+    assert "Spiel 1" in second.locator("#save-problem").inner_text()
+    conflict = second.locator('#conflict tr[data-game="1"]').inner_text()
+    assert "orga" in conflict and "Reizwert 200" in conflict and "Reizwert 250" in conflict
     assert second.locator(game(1, "bid")).input_value() == "250"  # nothing typed is lost
     sheet = ScoreSheet.objects.get()
     assert sheet.version == 1 and sheet.entries["g1-bid"] == "200"
     # the second desk looked at the other version and saves its own on purpose
+    second.locator('#conflict input[name="keep-g1"][value="mine"]').check()
     second.get_by_role("button", name="Als Entwurf speichern").click()
     wait_saved(second)
     assert ScoreSheet.objects.get().entries["g1-bid"] == "250"
