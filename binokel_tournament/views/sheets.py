@@ -230,6 +230,7 @@ def _checks(table: Table, stored: ScoreSheet | None, user: results.User) -> dict
         else None,
         "differences": paper_check.differences(table, stored),
         "check_rows": [(row, names.get(row.author, "")) for row in rows],
+        "checked_count": sum(1 for row in rows if row.checked),
         "confirmed_sheet": stored is not None and stored.status == SheetStatus.CONFIRMED,
     }
 

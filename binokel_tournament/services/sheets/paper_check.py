@@ -97,6 +97,7 @@ class CheckRow:
     author: int | None
     checked: bool  # by the paper or a decision
     own: bool  # the confirming person entered it
+    differs: bool  # the paper typed blind says otherwise (to be decided first)
 
 
 def check_rows(table: Table, sheet: ScoreSheet | None, user: User) -> list[CheckRow]:
@@ -115,6 +116,7 @@ def check_rows(table: Table, sheet: ScoreSheet | None, user: User) -> list[Check
             item.author,
             item.checked,
             item.author is not None and item.author == mine,
+            item.differs_from_paper and not item.decided,
         )
         for item in O.to_check(state_of(sheet))
     ]
