@@ -93,6 +93,11 @@ desk_patterns = (
         path("<slug:slug>/zettel/<num:table_id>/", sheets.sheet, name="sheet"),
         path("<slug:slug>/zettel/<num:table_id>/pruefen/", sheets.sheet_check, name="sheet_check"),
         path(
+            "<slug:slug>/zettel/<num:table_id>/oeffnen/",
+            sheets.sheet_reopen,
+            name="sheet_reopen",
+        ),
+        path(
             "<slug:slug>/zettel/<num:table_id>/papier/",
             sheets.sheet_paper_entry,
             name="sheet_paper_entry",

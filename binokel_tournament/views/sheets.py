@@ -31,7 +31,7 @@ from ..services.access import NotAllowed
 from ..services.errors import DeskError, active_language
 from ..services.sheets import inputs, live, paper_check, results, words, writer
 from ..services.sheets import sheet_fields as F
-from ..services.sheets.operations import SheetConflict
+from ..services.sheets.operations import Reopen, SheetConflict
 from .common import desk_tournament
 
 _SMALL_NUMBER = re.compile(r"^[0-9]{1,9}$")
@@ -463,6 +463,28 @@ def sheet_check(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
     if seq is not None:
         response["X-Sheet-Seq"] = str(seq)
     return response
+
+
+@login_required
+@require_POST
+def sheet_reopen(request: HttpRequest, slug: str, table_id: int) -> HttpResponse:
+    """The organiser opens a confirmed sheet again (or one the table confirmed by mistake): a
+    draft once more, the table's phone may enter again; as shown (``version``)."""
+    table = _table(request, slug, table_id)
+    version = _version(request.POST.get("version", ""))
+    try:
+        if version is None:
+            raise DeskError(_("Das Formular ist veraltet; bitte die Seite neu laden."))
+        writer.write(table, [Reopen(version)], user=request.user)
+    except NotAllowed:
+        raise
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request, _("Der Zettel ist wieder offen; der Tisch kann wieder eintragen.")
+        )
+    return redirect("desk:sheet", slug=slug, table_id=table.pk)
 
 
 @login_required

@@ -231,6 +231,14 @@ DESK_URLS: list[DeskUrl] = [
         fields=("choice", "paper_stamp", "sheet_stamp"),
     ),
     DeskUrl(
+        "sheet_reopen",
+        "POST",
+        Action.CORRECT_RESULTS,
+        args=lambda t: [t.slug, first_three_table(t)],
+        data=lambda t: {"version": "1"},
+        fields=("version",),
+    ),
+    DeskUrl(
         "sheet_paper_entry",
         "GET",
         Action.VIEW,

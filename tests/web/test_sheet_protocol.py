@@ -19,6 +19,7 @@ steps."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import uuid
 from collections import Counter
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -67,7 +69,7 @@ from binokel_tournament.services.sheets.operations import (
 from binokel_tournament.services.sheets.table_entry import GameConflict
 from binokel_tournament.services.sheets.writer import save_sheet
 
-from .phones import GAME
+from .phones import GAME, three_table
 from .sheets import game_entries
 from .support import member, organiser_account
 
@@ -733,3 +735,119 @@ def test_the_writers_of_a_sheet_against_the_model_for_thousands_of_steps():
     ):
         assert OUTCOMES[outcome], (outcome, sorted(OUTCOMES.items()))
     assert any(o.startswith("desk: stale") for o in OUTCOMES)
+
+
+# --- the list of the issue, one example each -------------------------------------------------
+
+
+@pytest.fixture
+def started(seated):
+    from tests.support import start_round
+
+    start_round(seated.round_set.get(number=1))
+    return seated
+
+
+def phone_send(table, number, bid=200, base=""):
+    return table_entry.save_game(
+        table_entry.table_by_token(table.entry_token),
+        number,
+        {**GAME, "bid": bid},
+        uuid.uuid4().hex,
+        base,
+    )
+
+
+def test_simulate_fills_only_sheets_nobody_typed_and_is_audited_as_the_simulation(
+    started, orga, kasse
+):
+    from django.core.management import call_command
+
+    started.double_check = True
+    started.save()
+    tables = list(started.round_set.get(number=1).tables.order_by("number"))
+    waiting, typed, typing = tables[0], tables[1], tables[2]
+    save_sheet(waiting, fields_of_sheet(12), orga, 0)  # complete, waits for the second person
+    save_sheet(typed, fields_of_sheet(3), kasse, 0)  # a draft with 3 games
+    results.keep_draft(typing, kasse, fields_of_sheet(2), seq=5, base_version=0)  # being typed
+    before = {
+        t.pk: ScoreSheet.objects.filter(table=t).values_list("entries", flat=True).first()
+        for t in tables[:3]
+    }
+    call_command("simulate", "--round", "1", "--tournament", started.slug, stdout=io.StringIO())
+    for t in tables[:3]:
+        after = ScoreSheet.objects.filter(table=t).values_list("entries", flat=True).first()
+        assert after == before[t.pk], f"table {t.number}: typed work was replaced"
+    filled = ScoreSheet.objects.filter(table__in=tables[3:])
+    assert filled.count() == len(tables) - 3
+    log = AuditLog.objects.filter(
+        object_type="ScoreSheet", object_id__in=[str(s.pk) for s in filled]
+    )
+    assert log.exists() and not log.exclude(user=None).exists()
+    assert {entry.after["by"] for entry in log} == {"simulation"}
+
+
+def fields_of_sheet(games: int) -> dict[str, str]:
+    return entries_of({n: fields_of(n, 200) for n in range(1, games + 1)})
+
+
+def test_the_tables_own_record_holds_only_what_its_phone_sent(started, orga):
+    table = three_table(started)
+    for n in (1, 2, 3, 4):
+        phone_send(table, n)
+    sheet = ScoreSheet.objects.get(table=table)
+    corrected = {**sheet.entries, "g3-bid": "190", "g4-bid": "180"}
+    save_sheet(table, corrected, orga, sheet.version)  # the desk corrects games 3 and 4
+    phone_send(table, 5)  # the phone goes on
+    record = TableEntry.objects.get(table=table).entries
+    assert bids_of(record) == {1: 200, 2: 200, 3: 200, 4: 200, 5: 200}  # only the phone's
+    stored = ScoreSheet.objects.get(table=table)
+    assert bids_of(stored.entries) == {1: 200, 2: 200, 3: 190, 4: 180, 5: 200}
+    assert stored.game_sources == {
+        "1": "table",
+        "2": "table",
+        "3": "desk",
+        "4": "desk",
+        "5": "table",
+    }
+
+
+def test_the_tables_confirmation_is_a_version_and_the_log_says_it_in_words(
+    started, orga, desk_client
+):
+    table = three_table(started)
+    for n in range(1, 13):
+        phone_send(table, n)
+    numbers = [c.start_number for c in table_entry.opponents(table)]
+    table_entry.confirm_at_table(table_entry.table_by_token(table.entry_token), numbers, 12)
+    sheet = ScoreSheet.objects.get(table=table)
+    assert (sheet.version, sheet.status) == (13, SheetStatus.TABLE)
+    page = desk_client.get(
+        reverse("desk:audit", args=[started.slug]), {"type": "ScoreSheet", "id": sheet.pk}
+    ).content.decode()
+    assert "am Tisch bestätigt" in page and "vom Tisch-Handy" in page
+    assert "Spiel 12: neu: gespielt · Spielmacher 1 · Reizwert 200" in page
+
+
+def bids_of(entries) -> dict[int, int]:
+    return {n: int(f[F.game_field(n, "bid")]) for n, f in F.parts(entries).items() if n != F.TOTALS}
+
+
+def test_the_organiser_reopens_a_sheet_the_table_confirmed_by_mistake(started, orga, desk_client):
+    table = three_table(started)
+    for n in range(1, 13):
+        phone_send(table, n)
+    numbers = [c.start_number for c in table_entry.opponents(table)]
+    table_entry.confirm_at_table(table_entry.table_by_token(table.entry_token), numbers, 12)
+    with pytest.raises(TableLocked):
+        phone_send(table, 12, bid=190, base=F.game_stamps(ScoreSheet.objects.get().entries)[12])
+    page = desk_client.get(reverse("desk:sheet", args=[started.slug, table.pk])).content.decode()
+    assert 'id="reopen"' in page
+    reopen = reverse("desk:sheet_reopen", args=[started.slug, table.pk])
+    assert desk_client.post(reopen, {"version": "13"}).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert (sheet.status, sheet.version) == (SheetStatus.DRAFT, 14)
+    assert TableEntry.objects.get(table=table).confirmed_at is None
+    phone_send(table, 12, bid=190, base=F.game_stamps(sheet.entries)[12])  # the table goes on
+    assert ScoreSheet.objects.get().entries["g12-bid"] == "190"
+    assert AuditLog.objects.filter(action="sheet.reopen").count() == 1

@@ -27,7 +27,7 @@ class Command(BaseCommand):
             raise CommandError(
                 _("Durchgang %(n)s hat keinen Spielplan.") % {"n": opts["round_number"]}
             ) from exc
-        # the sheets are entered in the name of the tournament's first organiser
+        # the tournament's first organiser runs it (the sheets are audited as the simulation)
         organiser = (
             Membership.objects.filter(tournament=tournament, role=Role.ORGANISER)
             .order_by("pk")
@@ -46,7 +46,7 @@ class Command(BaseCommand):
             .count()
         )
         if n and waiting and not opts["draft"] and tournament.double_check:
-            # entered in the organiser's name: the Vier-Augen-Prinzip wants a second person
+            # entered as the simulation: the Vier-Augen-Prinzip wants a person to check them
             self.stdout.write(
                 _(
                     "Vier-Augen-Prinzip: %(count)s Zettel warten auf die Bestätigung durch eine "
