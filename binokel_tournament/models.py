@@ -455,15 +455,15 @@ class ScoreSheet(models.Model):
     # phone that sees a game change it did not send says who changed it ("Die Turnierleitung
     # hat Spiel 4 geändert"). Part "0" is the scorer's written totals.
     game_sources = models.JSONField(default=dict, blank=True)
-    # ... and the desk person's account ({"4": 7}; null: the table's phone or a tool): the
-    # four-eyes check asks for someone else.
+    # ... and the desk person's username ({"4": "anna"}; null: the table's phone or a tool):
+    # the four-eyes check asks for someone else.
     game_authors = models.JSONField(default=dict, blank=True)
     # The entries when the desk last confirmed the sheet: a correction shows what changed.
     confirmed_entries = models.JSONField(default=dict, blank=True)
     # The four-eyes check by the paper: the paper sheet typed blind at the desk, its own record
-    # ({"entries": {...}, "by": account, "at": time}), and for each game where paper and sheet
+    # ({"entries": {...}, "by": username, "at": time}), and for each game where paper and sheet
     # differ what the desk decided ({"2": {"paper": stamp, "sheet": stamp, "took": "paper",
-    # "by": account}}).
+    # "by": username}}).
     paper = models.JSONField(default=dict, blank=True)
     decisions = models.JSONField(default=dict, blank=True)
     entered_by = models.ForeignKey(

@@ -8,11 +8,14 @@ def settle(apps, schema_editor):
     """The sheets' new records from what they held: who entered the desk's games, what a
     confirmed sheet was confirmed as; a round whose sheets are all confirmed is finished."""
     ScoreSheet = apps.get_model("binokel_tournament", "ScoreSheet")
+    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    names = dict(User.objects.values_list("pk", "username"))
     Round = apps.get_model("binokel_tournament", "Round")
     for sheet in ScoreSheet.objects.all().iterator():
         sources = sheet.game_sources or {}
         sheet.game_authors = {
-            n: (sheet.entered_by_id if source == "desk" else None) for n, source in sources.items()
+            n: (names.get(sheet.entered_by_id) if source == "desk" else None)
+            for n, source in sources.items()
         }
         if sheet.status == "confirmed":
             sheet.confirmed_entries = sheet.entries

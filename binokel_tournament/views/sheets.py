@@ -15,7 +15,6 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -220,26 +219,17 @@ def _checks(table: Table, stored: ScoreSheet | None, user: results.User) -> dict
     differ, and the games to compare one by one (or, on a confirmed sheet, what was corrected
     since its confirmation)."""
     rows = paper_check.check_rows(table, stored, user) if stored is not None else []
-    names = _names({r.author for r in rows if r.author is not None})
+    paper = (stored.paper or {}) if stored is not None else {}
     return {
         "paper_pending": paper_check.paper_pending(table, stored),
         "paper_required": paper_check.paper_required(table, stored),
-        "paper_record": (stored.paper or {}) if stored is not None else {},
-        "paper_by": _names({(stored.paper or {}).get("by")}).get((stored.paper or {}).get("by"))
-        if stored is not None
-        else None,
+        "paper_record": paper,
+        "paper_by": paper.get("by"),
         "differences": paper_check.differences(table, stored),
-        "check_rows": [(row, names.get(row.author, "")) for row in rows],
+        "check_rows": [(row, row.author or "") for row in rows],
         "checked_count": sum(1 for row in rows if row.checked),
         "confirmed_sheet": stored is not None and stored.status == SheetStatus.CONFIRMED,
     }
-
-
-def _names(accounts: set[object]) -> dict[object, str]:
-    ids = [a for a in accounts if isinstance(a, int)]
-    if not ids:
-        return {}
-    return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
 
 
 @login_required
@@ -364,7 +354,6 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
     except SheetConflict as exc:
         page = context()
         columns = len(page["layout"].columns)  # type: ignore[attr-defined]
-        who = _names({c.author for c in exc.conflicts})
         page["conflicts"] = [
             {
                 "number": c.number,
@@ -372,7 +361,7 @@ def _save(request: HttpRequest, table: Table) -> HttpResponse:
                 "mine": words.game_line(c.mine, c.number, columns),
                 "theirs": words.game_line(c.theirs, c.number, columns),
                 "current": c.stamp or "-",
-                "by": who.get(c.author) or words.source_label(c.source) or "–",
+                "by": c.author or words.source_label(c.source) or "–",
             }
             for c in exc.conflicts
         ]

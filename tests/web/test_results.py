@@ -155,7 +155,7 @@ def test_a_game_changed_since_the_form_was_opened_is_a_conflict_and_nothing_is_w
     with pytest.raises(SheetConflict) as err:
         save_sheet(table, orga_typed, orga, expected_version=1)
     (conflict,) = err.value.conflicts
-    assert conflict.number == 2 and conflict.author == kasse.pk
+    assert conflict.number == 2 and conflict.author == kasse.username
     assert conflict.theirs["g2-bid"] == "190" and conflict.mine["g2-bid"] == "180"
     sheet = ScoreSheet.objects.get(table=table)
     assert sheet.version == 2 and sheet.entries["g1-bid"] == "200"  # nothing of orga's save

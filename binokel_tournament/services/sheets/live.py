@@ -63,20 +63,23 @@ class ChangedGame:
 
     @property
     def text(self) -> str:
+        if self.number == F.TOTALS:
+            return _("Summe laut Listenführer: von der Turnierleitung")
         if self.by_table:
             return _("Spiel %(n)s: vom Tisch-Handy") % {"n": self.number}
         return _("Spiel %(n)s: von der Turnierleitung") % {"n": self.number}
 
 
 def changed_since(table: Table, seen: Mapping[str, str], version: int) -> list[ChangedGame]:
-    """The games of the table's sheet that differ from the stamps the page was opened with
-    (``seen``: game number -> stamp), when the sheet has moved on from ``version``."""
+    """The parts of the table's sheet (games, and 0: the written totals) that differ from the
+    stamps the page was opened with (``seen``: part -> stamp), when the sheet has moved on from
+    ``version``."""
     sheet = (
         ScoreSheet.objects.filter(table=table).only("version", "entries", "game_sources").first()
     )
     if sheet is None or sheet.version == version:
         return []
-    now = F.game_stamps(sheet.entries)
+    now = F.part_stamps(sheet.entries)
     sources = sheet.game_sources or {}
     numbers = {int(n) for n in seen if n.isdigit()} | set(now)
     return [

@@ -35,10 +35,11 @@ SOURCE_IMPORT = "import"
 
 @dataclass(frozen=True)
 class Author:
-    """Who writes: a desk person (``account``), the table's phone, or a tool."""
+    """Who writes: a desk person (``account``: their username, which a backup carries to
+    another laptop), the table's phone, or a tool."""
 
     source: str
-    account: int | None = None
+    account: str | None = None
 
     @property
     def table(self) -> bool:
@@ -50,7 +51,7 @@ class Paper:
     """The paper sheet typed blind at the desk for the four-eyes check (its own record)."""
 
     entries: Mapping[str, str]
-    by: int | None
+    by: str | None
     at: str
 
 
@@ -61,7 +62,7 @@ class Decision:
     paper: str  # the paper's stamp then
     sheet: str  # the sheet's stamp afterwards
     took: str  # "paper" or "sheet"
-    by: int | None
+    by: str | None
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class SheetState:
     status: str = DRAFT
     version: int = 0
     sources: Mapping[int, str] = field(default_factory=dict)
-    authors: Mapping[int, int | None] = field(default_factory=dict)
+    authors: Mapping[int, str | None] = field(default_factory=dict)
     confirmed: Mapping[str, str] = field(default_factory=dict)
     paper: Paper | None = None
     decisions: Mapping[int, Decision] = field(default_factory=dict)
@@ -151,7 +152,7 @@ class PartConflict:
     theirs: Mapping[str, str]  # what is stored now (empty: nothing)
     stamp: str  # the stored stamp now
     source: str  # who changed it last
-    author: int | None  # the desk person who did (None: the table, a tool)
+    author: str | None  # the desk person who did (None: the table, a tool)
 
 
 class SheetConflict(DeskError):
@@ -212,10 +213,10 @@ class CheckItem:
     before: Mapping[str, str]  # as last confirmed (empty: not there)
     after: Mapping[str, str]
     stamp: str
-    author: int | None
+    author: str | None
     source: str
     paper_stamp: str | None  # the paper typed blind (None: no paper typed)
-    paper_by: int | None
+    paper_by: str | None
     decided: bool  # the desk decided between paper and sheet
 
     @property
@@ -394,7 +395,7 @@ def _conflict(state: SheetState, op: SetGame | ClearGame) -> PartConflict | None
 
 
 def _write_part(
-    result: Plan, number: int, fields: Mapping[str, str], source: str, account: int | None
+    result: Plan, number: int, fields: Mapping[str, str], source: str, account: str | None
 ) -> None:
     state = result.state
     old = F.part_fields(state.entries, number)

@@ -94,7 +94,7 @@ class CheckRow:
     stamp: str
     changes: list[str]  # "Reizwert 230 → 500" …; a new game: its line
     source: str
-    author: int | None
+    author: str | None  # the desk person's username (None: the table, a tool)
     checked: bool  # by the paper or a decision
     own: bool  # the confirming person entered it
     differs: bool  # the paper typed blind says otherwise (to be decided first)
@@ -105,7 +105,7 @@ def check_rows(table: Table, sheet: ScoreSheet | None, user: User) -> list[Check
     ``user`` before a confirmation, what was corrected since on a confirmed sheet."""
     if sheet is None:
         return []
-    mine = getattr(user, "pk", None)
+    mine = user.get_username() if user is not None and user.is_authenticated else None
     columns = table.seats.count()
     return [
         CheckRow(

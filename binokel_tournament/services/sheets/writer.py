@@ -92,7 +92,8 @@ TOOLS = frozenset({O.SOURCE_SIMULATION, O.SOURCE_IMPORT})
 
 
 def author_of(user: User, source: str = O.SOURCE_DESK) -> O.Author:
-    return O.Author(source, None if source in TOOLS else account_id(user))
+    person = user is not None and user.is_authenticated and source not in TOOLS
+    return O.Author(source, user.get_username() if person else None)  # type: ignore[union-attr]
 
 
 def write(
@@ -157,8 +158,9 @@ def _write(
     if plan.correction:
         require(user, tournament, Action.CORRECT_RESULTS)
     notice = " ".join(plan.notices)
-    if author.account is not None:
-        _drop_drafts(table, author.account, ops)
+    account = account_id(user) if author.account is not None else None
+    if account is not None:
+        _drop_drafts(table, account, ops)
     if not plan.new_version and not plan.paper_recorded:
         evaluation = judge.evaluation(before.entries)
         if sheet is not None:
@@ -168,7 +170,7 @@ def _write(
         sheet = ScoreSheet(table=table, version=0)
     after = plan.state
     evaluation = judge.evaluation(after.entries)
-    _store_state(sheet, after, author, plan)
+    _store_state(sheet, after, author, plan, account)
     store_sheet(sheet, evaluation)
     if author.table or plan.table_confirmed_now or before.table_confirmed != after.table_confirmed:
         _store_phone_record(table, entry, plan, author, ops)
@@ -268,7 +270,9 @@ def state_of(sheet: ScoreSheet | None, entry: TableEntry | None = None) -> O.She
     )
 
 
-def _store_state(sheet: ScoreSheet, state: O.SheetState, author: O.Author, plan: O.Plan) -> None:
+def _store_state(
+    sheet: ScoreSheet, state: O.SheetState, author: O.Author, plan: O.Plan, account: int | None
+) -> None:
     was_confirmed = sheet.status == SheetStatus.CONFIRMED
     sheet.entries = dict(state.entries)
     sheet.status = state.status
@@ -286,9 +290,9 @@ def _store_state(sheet: ScoreSheet, state: O.SheetState, author: O.Author, plan:
         for n, d in sorted(state.decisions.items())
     }
     if plan.changed and not author.table:
-        sheet.entered_by_id = author.account
+        sheet.entered_by_id = account
     if plan.confirmed_now:
-        sheet.confirmed_by_id = author.account
+        sheet.confirmed_by_id = account
         sheet.confirmed_at = timezone.now()
     elif was_confirmed and state.status != SheetStatus.CONFIRMED:
         sheet.confirmed_by_id = None
