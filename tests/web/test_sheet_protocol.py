@@ -23,6 +23,7 @@ import io
 import itertools
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -450,13 +451,7 @@ class SheetProtocol(RuleBasedStateMachine):
             view.conflicts = {n: m.get(n) for n in stale}
             view.keep = {}
             return
-        if correcting and not self.double_check and not valid_after:
-            with pytest.raises(DeskError, match="korrigiert"):
-                send()
-            return
-        if correcting and desk == "kasse":
-            with pytest.raises(NotAllowed):
-                send()
+        if self.correction_refused(correcting, valid_after, desk, send):
             return
         if not changes and self.sheet() is None:
             with pytest.raises(DeskError, match="nichts eingetragen"):
@@ -488,6 +483,21 @@ class SheetProtocol(RuleBasedStateMachine):
         """A desk person opens the sheet, compares every game with the paper and confirms."""
         self.desk_opens(desk)
         self.desk_saves(desk, confirm=True)
+
+    def correction_refused(
+        self, correcting: bool, valid_after: bool, desk: str, send: Callable[[], object]
+    ) -> bool:
+        """A change of a confirmed sheet: refused when it would leave it invalid (without the
+        four-eyes check) or when a helper tries it; True when it was (and checked so)."""
+        if correcting and not self.double_check and not valid_after:
+            with pytest.raises(DeskError, match="korrigiert"):
+                send()
+            return True
+        if correcting and desk == "kasse":
+            with pytest.raises(NotAllowed):
+                send()
+            return True
+        return False
 
     def confirms(self, desk: str, shown: dict[int, Fields]) -> bool:
         """Whether this desk's confirmation takes (the model's reading of the rules): it saw
@@ -588,13 +598,7 @@ class SheetProtocol(RuleBasedStateMachine):
             with pytest.raises(DeskError, match="nichts zu entscheiden"):
                 send()
             return
-        if correcting and not self.double_check and not valid_after:
-            with pytest.raises(DeskError, match="korrigiert"):
-                send()
-            return
-        if correcting and desk == "kasse":
-            with pytest.raises(NotAllowed):
-                send()
+        if self.correction_refused(correcting, valid_after, desk, send):
             return
         event("paper or sheet decided")
         send()
