@@ -114,8 +114,9 @@ def test_every_game_kind_fact_comes_from_the_engine():
     field), the letters and the settings form's labels are built from it, the statistics' and
     money's kinds are its own."""
     from binokel_tournament.forms import KIND_LABELS
-    from charity import money, statistics
+    from charity import statistics
     from scoring import GameKind as Engine
+    from scoring import donations as money
 
     assert list(GameKind.values) == [k.value for k in Engine]
     assert {k.value: k.letter for k in Engine} == GAME_KIND_KEYS
