@@ -17,6 +17,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring import ranking
+
 from ...models import Competition, Entrant, PartyResult, SheetStatus, Tournament
 from ..rounds.state import RoundState, round_states
 
@@ -287,24 +289,23 @@ def compute_standings(competition: Competition, after_round: int | None = None) 
 
 
 def rank(rows: list[StandingRow], metrics: Sequence[Metric]) -> list[StandingRow]:
-    """Order by total, then the tie-break metrics; equal on all of them means a shared place.
-    Unranked entrants ("außer Konkurrenz") follow without a place."""
+    """Order by total, then the tie-break metrics; equal on all of them means a shared place;
+    unranked entrants ("außer Konkurrenz") follow without a place (``scoring.ranking``)."""
     ordering = [TOTAL, *metrics]
     for row in rows:
         row.metrics = {m.key: m.value(row) for m in ordering}
-    ranked = [r for r in rows if not r.entrant.unranked]
-    ranked.sort(key=lambda r: ([m.sort_key(r) for m in ordering], r.entrant.start_number))
-    previous: tuple[int, ...] | None = None
-    for index, row in enumerate(ranked, start=1):
-        key = tuple(m.sort_key(row) for m in ordering)
-        if previous is not None and key == previous:
-            row.place = ranked[index - 2].place
-            row.shared = True
-            ranked[index - 2].shared = True
-        else:
-            row.place = index
-        previous = key
-    unranked = sorted(
-        (r for r in rows if r.entrant.unranked), key=lambda r: (-r.total, r.entrant.start_number)
-    )
-    return ranked + unranked
+    entries = [
+        ranking.Entry(
+            index,
+            row.entrant.start_number,
+            tuple(row.metrics[m.key] for m in ordering),
+            row.entrant.unranked,
+        )
+        for index, row in enumerate(rows)
+    ]
+    out = []
+    for entry, place in ranking.places(entries, [m.higher_is_better for m in ordering]):
+        row = rows[cast(int, entry.key)]
+        row.place, row.shared = place.place, place.shared
+        out.append(row)
+    return out
