@@ -95,11 +95,24 @@ class Player(models.Model):
         return f"{self.name} ({self.club})" if self.club else self.name
 
 
+def new_event_id() -> str:
+    """An evening's id in its result files: the same across re-exports (a UUID URN)."""
+    return uuid.uuid4().urn
+
+
 class Tournament(models.Model):
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     date = models.DateField(_("Datum"), null=True, blank=True)
     venue = models.CharField(_("Ort"), max_length=200, blank=True)
+    town = models.CharField(_("Gemeinde"), max_length=120, blank=True)
+    organiser_club = models.CharField(_("Veranstalter (Verein)"), max_length=200, blank=True)
+    # the evening's id in its result files (docs/result-format.md), kept across re-exports
+    event_id = models.CharField(max_length=100, unique=True, default=new_event_id, editable=False)
+    # an evening taken in from a result file: read-only here; what the file held beyond the
+    # games (corrections, how each table entered, other programs' extensions)
+    read_only = models.BooleanField(_("aus einer Ergebnisdatei übernommen"), default=False)
+    imported = models.JSONField(default=dict, blank=True, editable=False)
     preset = models.CharField(_("Regelwerk"), max_length=40, default="ejl")
     rules_json = models.JSONField(_("Regeln"), default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(_("Durchgänge"), default=3)

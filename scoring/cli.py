@@ -5,9 +5,16 @@ contracts").
     python -m scoring melds [--cards N | --pair] [--witness TOTAL] [--rules FILE | --preset NAME]
     python -m scoring rules [--preset NAME] [--describe]
     python -m scoring sheet [--rules FILE | --preset NAME]   < sheet.json  (a whole score sheet)
+    python -m scoring check-result FILE [--json] [--limit N]  (a binokel-result file, re-added)
 
 ``score`` takes one game or a list. ``--cards`` is a hand size of the rule set (ejl: 12 or 9;
 the default is a hand at a 3-table).
+
+``check-result`` validates an evening's result file against its schema and scores and adds it
+up again with the file's own rules (``scoring.result_file``): it prints a line of what it
+checked and exits 0 when everything agrees, else the first differences (``--limit``, 20) and
+exits 1; ``--json`` prints ``{"ok": …, "summary": […], "problems": [{"field", "message"}]}``.
+A file that is no such file, or of a higher major version, exits 2 as invalid input does.
 
 ``--lang`` may come before or after the command. Results go to stdout as JSON. Invalid input
 exits with status 2 and prints ``{"errors": [{"field": "parties[1].tricks", "message": "…"}]}``
@@ -24,8 +31,9 @@ from collections.abc import Iterable, Sequence
 from typing import IO, Any, NoReturn
 
 from scoring import messages as M
+from scoring import result_file
 from scoring.engine import check_game, read_game, score_game
-from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError
+from scoring.errors import DEFAULT_LANGUAGE, FieldError, ScoringError, translate
 from scoring.melds import (
     achievable_pair_totals,
     achievable_totals,
@@ -38,6 +46,7 @@ from scoring.rules import EJL, RuleSet
 from scoring.sheet import read_sheet
 
 EXIT_OK = 0
+EXIT_DIFFERENT = 1  # check-result: the file does not check out
 EXIT_INVALID = 2
 LANGUAGES = ("de", "en")
 
@@ -167,6 +176,36 @@ def _cmd_rules(args: argparse.Namespace, stdin: IO[bytes]) -> str:
     return rules.to_json()
 
 
+def _cmd_check_result(args: argparse.Namespace, stdin: IO[bytes]) -> str:
+    try:
+        with open(args.file, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        error = FieldError.of("file", M.RESULT_FILE_UNREADABLE, detail=exc.strerror)
+        raise _Invalid([error]) from None
+    try:
+        document = result_file.read(data)
+    except ScoringError as exc:
+        raise _Invalid(exc.errors) from None
+    report = result_file.check(document, args.lang)
+    lines = [
+        translate(msgid, args.lang).format(**params)
+        for msgid, params in result_file.summary(report)
+    ]
+    shown = report.problems[: args.limit]
+    if not report.ok:
+        args.status = EXIT_DIFFERENT
+    if args.json:
+        return _dumps(
+            {
+                "ok": report.ok,
+                "summary": lines,
+                "problems": [p.as_dict(args.lang) for p in shown],
+            }
+        )
+    return "\n".join([*lines, *(f"- {p.text(args.lang)}  [{p.field}]" for p in shown)])
+
+
 def _dumps(payload: object) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
@@ -203,6 +242,15 @@ def _parser() -> argparse.ArgumentParser:
     sheet = sub.add_parser("sheet", help="score a whole score sheet read as JSON from stdin")
     common(sheet)
     sheet.set_defaults(handler=_cmd_sheet)
+
+    check = sub.add_parser(
+        "check-result", help="check a binokel-result file (docs/result-format.md)"
+    )
+    check.add_argument("file", metavar="FILE")
+    check.add_argument("--json", action="store_true", help="the findings as JSON")
+    check.add_argument("--limit", type=int, default=20, help="differences shown at most")
+    common(check, rules=False)
+    check.set_defaults(handler=_cmd_check_result)
 
     rules = sub.add_parser("rules", help="print a preset rule set as JSON")
     rules.add_argument("--preset", default="ejl", help=f"one of: {', '.join(PRESETS)}")
@@ -244,7 +292,7 @@ def main(
             raise _Invalid([error]) from None
         lang = args.lang
         text = args.handler(args, stdin if stdin is not None else sys.stdin.buffer)
-        status = EXIT_OK
+        status = getattr(args, "status", EXIT_OK)
     except _Invalid as exc:
         text = _dumps({"errors": [e.as_dict(lang) for e in exc.errors]})
         status = EXIT_INVALID

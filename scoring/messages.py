@@ -229,3 +229,52 @@ RANK_NAMES = {
     "U": N_("Jacks (Unter)"),
     "7": N_("Sevens"),
 }
+
+# --- the result file (python -m scoring check-result) ------------------------------------------
+RESULT_FILE_UNREADABLE = N_("The file cannot be read ({detail}).")
+RESULT_NOT_THIS_FORMAT = N_("This is no {format} file.")
+RESULT_VERSION_TOO_NEW = N_(
+    "The file is version {version} of the format; this program reads versions up to {known} "
+    "(the same major version). Please use a newer program."
+)
+RESULT_SCHEMA = N_("Does not match the format: {detail}")
+RESULT_PLAYER_TWICE = N_("Start number {number} is listed twice.")
+RESULT_SEATS = N_("Round {round}, table {table}: this kind of table has {count} places.")
+RESULT_UNKNOWN_PLAYER = N_("Round {round}, table {table}: start number {number} is no player.")
+RESULT_TABLE_UNREADABLE = N_("Round {round}, table {table}: the sheet cannot be read ({detail}).")
+RESULT_GAME_INVALID = N_("Round {round}, table {table}, game {game} is not a valid game: {detail}")
+RESULT_GAME_POINTS = N_(
+    "Round {round}, table {table}, game {game}: points {expected} expected, {written} written."
+)
+RESULT_GAME_WON = N_("Round {round}, table {table}, game {game}: won or lost is written wrongly.")
+RESULT_GAME_MISSING = N_(
+    "Round {round}, table {table}: game {game} is missing from a confirmed sheet."
+)
+RESULT_TABLE_TOTALS = N_(
+    "Round {round}, table {table}: totals {expected} expected, {written} written."
+)
+RESULT_STANDING_MISSING = N_("Start number {number} is missing from the standings.")
+RESULT_STANDING_EXTRA = N_("Start number {number} does not belong in the standings.")
+RESULT_STANDING_ROUNDS = N_(
+    "Standings, start number {number}: rounds {expected} expected, {written} written."
+)
+RESULT_STANDING_TOTAL = N_(
+    "Standings, start number {number}: total {expected} expected, {written} written."
+)
+RESULT_STANDING_TIE_BREAK = N_(
+    "Standings, start number {number}: tie-break {name} {expected} expected, {written} written."
+)
+RESULT_STANDING_RANK = N_(
+    "Standings, start number {number}: place {expected} expected, {written} written."
+)
+RESULT_DONATION = N_(
+    "Donations, start number {number}: lost games / cents {expected} expected, {written} written."
+)
+RESULT_DONATION_MISSING = N_("Donations: start number {number} owes {cents} cents, not written.")
+RESULT_MONEY_TOTAL = N_("The evening's total: {expected} cents expected, {written} written.")
+RESULT_OK = N_(
+    "The file checks out: {rounds} rounds, {tables} tables and {games} games scored again, "
+    "{players} players, {standings} standings added up again."
+)
+RESULT_OK_MONEY = N_("The donations and the evening's total add up too.")
+RESULT_NOT_OK = N_("The file does not check out ({count} differences). The first:")

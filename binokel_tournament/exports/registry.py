@@ -31,6 +31,7 @@ from .pdf import (
     TableCardsExporter,
 )
 from .pdf.base import round_title
+from .result_file import ResultFileExporter
 
 # Every exporter, once, in the order the desk's download box lists them.
 EXPORTER_CLASSES: tuple[type[BaseExporter], ...] = (
@@ -46,6 +47,7 @@ EXPORTER_CLASSES: tuple[type[BaseExporter], ...] = (
     SlipsExporter,
     RankingsWorkbookExporter,
     CsvExporter,
+    ResultFileExporter,
 )
 EXPORTERS: dict[str, type[BaseExporter]] = {cls.identifier: cls for cls in EXPORTER_CLASSES}
 if len(EXPORTERS) != len(EXPORTER_CLASSES):  # a broken invariant: loud, at import

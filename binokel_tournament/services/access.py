@@ -101,6 +101,10 @@ def can(user: Actor, tournament: Tournament, action: Action) -> bool:
     return role is not None and action in ROLE_ACTIONS.get(role, frozenset())
 
 
+# what may still be done with an evening taken in from a result file (it is read-only)
+READ_ONLY_ACTIONS = frozenset({Action.VIEW, Action.BACKUP, Action.MEMBERS})
+
+
 def require(user: Actor, tournament: Tournament, action: Action) -> None:
     """Raise :class:`NotAllowed` unless ``user`` may do ``action`` in ``tournament``."""
     if is_system(user):
@@ -110,6 +114,13 @@ def require(user: Actor, tournament: Tournament, action: Action) -> None:
         raise NotAllowed(_("Sie sind nicht Mitglied dieses Turniers."))
     if action not in ROLE_ACTIONS.get(role, frozenset()):
         raise NotAllowed(_("Das darf nur die Turnierleitung."))
+    if tournament.read_only and action not in READ_ONLY_ACTIONS:
+        raise NotAllowed(
+            _(
+                "Dieser Abend ist aus einer Ergebnisdatei übernommen und kann hier nur "
+                "angesehen werden."
+            )
+        )
 
 
 def tournaments_of(user: Actor) -> QuerySet[Tournament]:

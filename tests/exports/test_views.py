@@ -3,6 +3,7 @@ attachment; every link of the desk's export box works."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -39,8 +40,8 @@ def test_downloads_need_a_login(client, demo):
 def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
     links = export_links(demo)
     # 3 rounds × 4 PDFs, standings (all + 2), certificates (all + 2), donations (all + 2),
-    # prizes (all + 2), categories, statistics, Excel, 4 CSV
-    assert len(links) == 12 + 3 + 3 + 3 + 3 + 1 + 1 + 1 + 4 + 2
+    # prizes (all + 2), categories, statistics, Excel, 4 CSV, 4 result files
+    assert len(links) == 12 + 3 + 3 + 3 + 3 + 1 + 1 + 1 + 4 + 2 + 4
     for url in links:
         response = desk_client.get(url)
         assert response.status_code == 200, url
@@ -55,6 +56,9 @@ def test_every_link_of_the_export_box_downloads_a_file(desk_client, demo):
         elif key == "workbook":
             assert content_type.startswith("application/vnd.openxmlformats")
             assert response.content.startswith(b"PK")
+        elif key == "ergebnisdatei":
+            assert content_type == "application/json"
+            assert json.loads(response.content)["format"] == "binokel-result"
         else:
             assert content_type.startswith("text/csv")
 
@@ -91,7 +95,7 @@ def test_the_export_box_is_built_from_the_registry(demo):
     for key, cls in EXPORTERS.items():
         assert str(cls.verbose_name) in html, key
         assert reverse("desk:export", args=[demo.slug, key]) in html, key
-    assert len(set(EXPORTERS)) == len(EXPORTERS) == 12
+    assert len(set(EXPORTERS)) == len(EXPORTERS) == 13
 
 
 def test_the_first_addresses_forward_to_the_registry_address(desk_client, demo):

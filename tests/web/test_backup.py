@@ -112,6 +112,8 @@ def test_restore_into_a_busy_database_under_a_new_slug(demo):
     # a copy beside its original has a name of its own (the list shows both)
     assert again["tournament"]["name"] == f"{demo.name} (Kopie demo-kopie)"
     again["tournament"]["name"] = original["tournament"]["name"]
+    # a copy is an evening of its own in result files
+    assert again["tournament"].pop("event_id") != original["tournament"].pop("event_id")
     # the copy's tables have phone links of their own (the original's stay with the original)
     mine = [t.pop("entry_token") for t in again["tables"]]
     theirs = [t.pop("entry_token") for t in original["tables"]]

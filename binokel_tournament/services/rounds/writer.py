@@ -5,6 +5,7 @@ takes the round's row lock and is audited (which also tells the public pages).""
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 
 from django.utils import timezone
@@ -51,13 +52,20 @@ class EarlierRoundsOpen(DeskError):
 
 
 def change_round(
-    round_obj: Round, change: RoundChange, user: Actor, *, despite_open: bool = False
+    round_obj: Round,
+    change: RoundChange,
+    user: Actor,
+    *,
+    despite_open: bool = False,
+    at: datetime | None = None,
 ) -> bool:
     """Change the round's state; False when it was in that state already (nothing written).
 
     Inside a running write transaction (the sheet writer's) it joins it; otherwise it opens
     its own. ``despite_open``: start although an earlier round has sheets to confirm (without
-    it, EarlierRoundsOpen names them and nothing changes)."""
+    it, EarlierRoundsOpen names them and nothing changes). ``at``: when it happened, for an
+    evening taken in from a result file (default: now); a finish recorded again at another
+    time takes that time."""
     tournament = round_obj.tournament
     action = _PERMISSION.get(change)
     if action is not None:
@@ -80,7 +88,7 @@ def change_round(
                 if earlier:
                     raise EarlierRoundsOpen(earlier)
             fresh.locked = True
-            fresh.started_at = fresh.started_at or timezone.now()
+            fresh.started_at = fresh.started_at or at or timezone.now()
         elif change == RoundChange.UNLOCK:
             if not fresh.locked:
                 _copy(fresh, round_obj)
@@ -93,9 +101,9 @@ def change_round(
             fresh.started_at = None
             fresh.finished_at = None
         elif change == RoundChange.FINISH:
-            if fresh.finished_at is not None:
+            if fresh.finished_at is not None and (at is None or fresh.finished_at == at):
                 return False
-            fresh.finished_at = timezone.now()
+            fresh.finished_at = at or timezone.now()
         elif change == RoundChange.REOPEN:
             if fresh.finished_at is None:
                 return False

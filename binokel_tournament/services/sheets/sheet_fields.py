@@ -413,3 +413,40 @@ def game_values(entries: Mapping[str, str], game: int, columns: int) -> dict[str
             for c in range(1, columns + 1)
         ],
     }
+
+
+def sheet_entries(sheet: SheetInput) -> dict[str, str]:
+    """The desk's fields of a sheet as the engine reads it: the inverse of ``read_entries``
+    (an evening taken in from a result file is written through the sheet's writer as the
+    desk would have typed it)."""
+    out: dict[str, str] = {}
+
+    def put(name: str, value: object) -> None:
+        if value is not None and value is not False:
+            out[name] = "on" if value is True else str(value)
+
+    for n, game in enumerate(sheet.games, start=1):
+        if game is None:
+            continue
+        put(game_field(n, "dealer"), None if game.dealer is None else game.dealer + 1)
+        if game.kind is None and game.declarer is None and not game.columns:
+            continue  # only a dealer
+        put(game_field(n, "kind"), None if game.kind is None else game.kind.value)
+        put(game_field(n, "declarer"), None if game.declarer is None else game.declarer + 1)
+        put(game_field(n, "bid"), game.bid)
+        declarer = (
+            game.columns[game.declarer]
+            if game.declarer is not None and game.declarer < len(game.columns)
+            else None
+        )
+        put(game_field(n, "notrick"), declarer is not None and declarer.took_trick is False)
+        for c, party in enumerate(game.columns, start=1):
+            put(column_field(n, c, "meld"), party.meld)
+            put(column_field(n, c, "tricks"), party.tricks)
+            put(column_field(n, c, "penalty"), party.penalty)
+            put(column_field(n, c, "revoked"), (c - 1) in game.revoked)
+        for c, written in enumerate(game.written, start=1):
+            put(column_field(n, c, "written"), written)
+    for c, total in enumerate(sheet.written_totals, start=1):
+        put(total_field(c), total)
+    return normalized(out)

@@ -38,6 +38,7 @@ from ....models import (
     Tournament,
     WaitingRegistration,
     new_entry_token,
+    new_event_id,
     new_personal_code,
     new_personal_token,
 )
@@ -196,6 +197,8 @@ def _restore_tournament(entry: dict[str, Any], slug: str) -> Tournament:
     if slug != t.slug and Tournament.objects.filter(name=t.name, date=t.date).exists():
         # a copy beside its original: the list of tournaments tells them apart
         t.name = (_("%(name)s (Kopie %(slug)s)") % {"name": t.name, "slug": slug})[:200]
+    if not t.event_id or Tournament.objects.filter(event_id=t.event_id).exists():
+        t.event_id = new_event_id()  # a copy beside its original is an evening of its own
     t.slug = slug
     t.full_clean()
     try:
