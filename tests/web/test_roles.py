@@ -63,6 +63,7 @@ def test_every_desk_url_is_in_the_table():
     assert names == {entry.name for entry in DESK_URLS}
 
 
+@pytest.mark.slow  # the whole matrix (every URL × every role) runs in `make test`
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("entry", DESK_URLS, ids=lambda e: e.label)
 def test_each_desk_url_as_each_role(client, world, entry, role):
