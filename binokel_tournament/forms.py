@@ -404,6 +404,10 @@ class RestoreForm(forms.Form):
     )
 
 
+class ResultFileForm(forms.Form):
+    file = forms.FileField(label=_("Ergebnisdatei (binokel-result, .json)"))
+
+
 class SignUpForm(forms.Form):
     """The public registration form (``/t/<slug>/anmelden/``); the service checks the rules.
     ``website`` is a honeypot: hidden from people, filled in by form robots."""

@@ -62,6 +62,7 @@ desk_patterns = (
         path("", setup.home, name="home"),
         path("neu/", setup.tournament_new, name="tournament_new"),
         path("sicherung-einspielen/", organiser.restore_upload, name="restore_upload"),
+        path("ergebnisdatei-einlesen/", organiser.result_upload, name="result_upload"),
         path("spielerregister/", series.players, name="players"),
         path("cup-serien/", series.series_list, name="series_list"),
         path("cup-serien/<slug:slug>/", series.series_detail, name="series_detail"),

@@ -273,8 +273,8 @@ RESULT_DONATION = N_(
 RESULT_DONATION_MISSING = N_("Donations: start number {number} owes {cents} cents, not written.")
 RESULT_MONEY_TOTAL = N_("The evening's total: {expected} cents expected, {written} written.")
 RESULT_OK = N_(
-    "The file checks out: {rounds} rounds, {tables} tables and {games} games scored again, "
-    "{players} players, {standings} standings added up again."
+    "The file checks out. Scored again: rounds {rounds} · tables {tables} · games {games}; "
+    "added up again: standings {standings} · players {players}."
 )
 RESULT_OK_MONEY = N_("The donations and the evening's total add up too.")
 RESULT_NOT_OK = N_("The file does not check out ({count} differences). The first:")

@@ -199,8 +199,14 @@ def _games(
                 scored = score.games[g] if g < len(score.games) else None
                 here = {**at, "game": g + 1}
                 if scored is None or scored.points is None:
-                    error = scored.errors[0].text(report.lang) if scored and scored.errors else "?"
-                    report.add(f"{where}.games[{g}]", M.RESULT_GAME_INVALID, detail=error, **here)
+                    # an unfinished sheet may hold a game with a typo: it counts for nothing
+                    # and has no points; a counted sheet may not
+                    if status in counted or written.get("points") is not None:
+                        error = (
+                            scored.errors[0].text(report.lang) if scored and scored.errors else "?"
+                        )
+                        field_name = f"{where}.games[{g}]"
+                        report.add(field_name, M.RESULT_GAME_INVALID, detail=error, **here)
                     continue
                 if list(scored.points) != list(written.get("points") or []):
                     report.add(

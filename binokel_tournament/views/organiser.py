@@ -11,9 +11,9 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms import MemberForm, RestoreForm
+from ..forms import MemberForm, RestoreForm, ResultFileForm
 from ..models import AuditLog, Membership, Role, Tournament
-from ..services import members
+from ..services import imports, members
 from ..services.access import Action, NotAllowed, can_create_tournament
 from ..services.errors import DeskError
 from ..services.server import backup
@@ -158,6 +158,43 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
             % {"names": ", ".join(result.skipped_members)},
         )
     return redirect("desk:dashboard", slug=result.tournament.slug)
+
+
+@login_required
+@require_POST
+def result_upload(request: HttpRequest) -> HttpResponse:
+    """Take in an open result file (docs/result-format.md): results become a read-only
+    evening, entries register, an invitation makes the evening. A file that does not check
+    out is refused with what the checker found; nothing is stored then."""
+    form = ResultFileForm(request.POST, request.FILES)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+        return redirect(f"{_home()}?alle=1")
+    upload = form.cleaned_data["file"]
+    if upload.size > imports.MAX_BYTES:
+        messages.error(request, _("Die Datei ist zu groß."))
+        return redirect(f"{_home()}?alle=1")
+    try:
+        done = imports.import_result(upload.read(), request.user)
+    except (DeskError, NotAllowed) as exc:  # said on the page; nothing was stored
+        messages.error(request, exc.message)
+        return redirect(f"{_home()}?alle=1")
+    texts = {
+        "results": _("Übernommen: „%(name)s“, nur zum Ansehen (%(entrants)s Teilnehmer)."),
+        "entries": _(
+            "Anmeldungen übernommen in „%(name)s“: %(entrants)s angemeldet, %(waiting)s auf "
+            "der Warteliste."
+        ),
+        "invitation": _("Einladung übernommen: „%(name)s“."),
+    }
+    messages.success(
+        request,
+        texts[done.kind]
+        % {"name": done.tournament.name, "entrants": done.entrants, "waiting": done.waiting},
+    )
+    return redirect("desk:dashboard", slug=done.tournament.slug)
 
 
 def _home() -> str:

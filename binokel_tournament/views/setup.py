@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from ..exports.registry import download_box
 from ..forms import (
     RestoreForm,
+    ResultFileForm,
     TournamentForm,
 )
 from ..models import Tournament
@@ -35,7 +36,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "desk/home.html",
-        {"tournaments": tournaments, "can_create": can_create, "restore_form": RestoreForm()},
+        {
+            "tournaments": tournaments,
+            "can_create": can_create,
+            "restore_form": RestoreForm(),
+            "result_form": ResultFileForm(),
+        },
     )
 
 

@@ -105,6 +105,7 @@ DESK_URLS: list[DeskUrl] = [
         fields=("name", "date", "rounds", "preset", "competitions", "rule_min_bid"),
     ),
     DeskUrl("restore_upload", "POST", None, args=lambda t: [], fields=("slug", "file")),
+    DeskUrl("result_upload", "POST", None, args=lambda t: [], fields=("file",)),
     DeskUrl("dashboard", "GET", Action.VIEW),
     DeskUrl("tournament_edit", "GET", Action.RULES),
     DeskUrl(

@@ -7,7 +7,15 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from binokel_tournament.models import AuditLog, Membership, Mode, Role, Tournament
+from binokel_tournament.models import (
+    AuditLog,
+    Membership,
+    Mode,
+    PartyResult,
+    Role,
+    Seat,
+    Tournament,
+)
 from binokel_tournament.services.access import CREATE_TOURNAMENT_PERMISSION
 from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 from binokel_tournament.services.evening.seating import generate_seating
@@ -84,3 +92,13 @@ def form_defaults() -> dict[str, object]:
         elif field.initial not in (None, False):
             data[name] = field.initial
     return data
+
+
+def empty_the_database() -> None:
+    """What a second laptop has: no tournament, no account (the audit log goes with its
+    tournament; logins are not part of a tournament)."""
+    PartyResult.objects.all().delete()  # results and seats protect their entrants
+    Seat.objects.all().delete()
+    Tournament.objects.all().delete()
+    get_user_model().objects.all().delete()
+    assert not AuditLog.objects.filter(tournament__isnull=False).exists()

@@ -19,7 +19,6 @@ from binokel_tournament.models import (
     PartyResult,
     Role,
     ScoreSheet,
-    Seat,
     SheetStatus,
     Table,
     Tournament,
@@ -34,6 +33,7 @@ from binokel_tournament.services.sheets.writer import save_sheet
 
 from .desk_urls import first_three_table
 from .sheets import full_three_table
+from .support import empty_the_database
 
 pytestmark = pytest.mark.django_db
 
@@ -42,16 +42,6 @@ pytestmark = pytest.mark.django_db
 def demo() -> Tournament:
     tournament, _created = create_demo(singles=13, pairs=4, scored_rounds=2)
     return tournament
-
-
-def empty_the_database() -> None:
-    """What a second laptop has: no tournament, no account (the audit log goes with its
-    tournament; logins are not part of a tournament)."""
-    PartyResult.objects.all().delete()  # results and seats protect their entrants
-    Seat.objects.all().delete()
-    Tournament.objects.all().delete()
-    get_user_model().objects.all().delete()
-    assert not AuditLog.objects.filter(tournament__isnull=False).exists()
 
 
 def standings_summary(t: Tournament) -> dict[str, list[tuple[int, int, int | None]]]:

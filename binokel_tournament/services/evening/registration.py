@@ -36,7 +36,9 @@ from ..names import fold, folded_name
 
 # Desk addresses beside the tournaments' own (/desk/neu/ ...): no tournament may take one as
 # its short name, or its pages could not be reached (tests check this list against the URLs).
-RESERVED_SLUGS = frozenset({"neu", "sicherung-einspielen", "spielerregister", "cup-serien"})
+RESERVED_SLUGS = frozenset(
+    {"neu", "sicherung-einspielen", "ergebnisdatei-einlesen", "spielerregister", "cup-serien"}
+)
 
 
 def create_tournament(

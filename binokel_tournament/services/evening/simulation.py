@@ -118,7 +118,7 @@ def simulate_game(
         rules.min_bid, int(estimate * rng.uniform(0.82, 1.06)) // rules.bid_step * rules.bid_step
     )
     roll = rng.random()
-    if roll < 0.006:  # now and then a hand good enough for a Durch
+    if roll < 0.006 and GameKind.DURCH in rules.game_kinds:  # now and then a Durch
         tricks = [0] * len(melds)
         tricks[declarer] = rules.total_eyes
         return {
@@ -131,7 +131,8 @@ def simulate_game(
             "revoked": [],
         }
     tricks = _split_eyes(rng, powers, pressed, declarer, rules.total_eyes)
-    if melds[declarer] + tricks[declarer] < bid - 10 and rng.random() < 0.6:
+    concede = GameKind.CONCEDED in rules.game_kinds
+    if concede and melds[declarer] + tricks[declarer] < bid - 10 and rng.random() < 0.6:
         # a hopeless game after the Dapp: the declarer concedes rather than lose twice the bid
         return {
             "kind": "conceded",
