@@ -165,7 +165,16 @@ class SeriesForm(forms.ModelForm):
 
     class Meta:
         model = Series
-        fields = ["name", "mode", "method", "best", "cup_points", "require_all", "tournaments"]
+        fields = [
+            "name",
+            "mode",
+            "method",
+            "best",
+            "cup_points",
+            "require_all",
+            "min_evenings",
+            "tournaments",
+        ]
 
     def __init__(self, *args: Any, tournaments: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -85,6 +85,13 @@ class Player(models.Model):
         _("Einverstanden mit Spielerregister und Cup-Wertung"), default=False
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # the same person as another entry (decided at the desk, e.g. after an evening of another
+    # club came in): cups count both as that one; undone by clearing it (nothing else moves)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged"
+    )
+    # entries decided to be different people (one name, two people): never offered again
+    distinct_from = models.ManyToManyField("self", blank=True, symmetrical=True)
 
     class Meta:
         ordering = ["name", "club", "id"]
@@ -699,6 +706,11 @@ class Series(models.Model):
         _("Beste Abende"), default=0, help_text=_("Nur die besten n Abende zählen (0: alle).")
     )
     cup_points = models.JSONField(_("Cup-Punkte je Platz"), default=list, blank=True)
+    min_evenings = models.PositiveSmallIntegerField(
+        _("Mindestzahl Abende für Durchschnittswertungen"),
+        default=2,
+        help_text=_("Bester Durchschnittsplatz und Pechvogel zählen erst ab so vielen Abenden."),
+    )
     require_all = models.BooleanField(
         _("Nur wer an allen Abenden dabei war, wird platziert"), default=False
     )

@@ -29,7 +29,7 @@ from .services.evening.seating import SeatInfo, latest_moves, seat_info
 from .services.evening.standings import compute_standings
 from .services.money import charity
 from .services.money.prizes import prize_table
-from .services.money.series import series_standings
+from .services.money.series import MySeason, my_seasons, season_lines, series_standings
 from .services.money.statistics import evening_statistics
 from .services.money.subrankings import sub_rankings
 from .services.rounds.state import round_states
@@ -107,7 +107,12 @@ def statistics_page(t: Tournament) -> Context:
 
 def series_page(series: Series) -> Context:
     """A cup's standings for everyone: players without consent are not named."""
-    return {"series": series, "standings": series_standings(series), "public": True}
+    return {
+        "series": series,
+        "standings": series_standings(series),
+        "figures": season_lines(series, public=True),
+        "public": True,
+    }
 
 
 # --- a player's own page ---------------------------------------------------------------------
@@ -137,6 +142,7 @@ class PersonalPage:
     provisional: bool  # the standings count sheets not yet confirmed by the desk
     donation_cents: int | None  # None: the evening collects no donation
     over: bool = False  # the evening is over: the certificate is there
+    seasons: list[MySeason] = field(default_factory=list)  # the cups this evening counts in
 
     @property
     def name(self) -> str:
@@ -199,6 +205,7 @@ def personal_page(link: PersonalLink) -> PersonalPage:
         provisional=field_.provisional,
         donation_cents=donation if field_.money else None,
         over=placed and players.evening_over(tournament),
+        seasons=my_seasons(entrant),
     )
 
 

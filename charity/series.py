@@ -83,3 +83,61 @@ def series_ranking(
             row.place = i + 1
     others.sort(key=lambda r: -r.total)
     return eligible + others
+
+
+@dataclass(frozen=True)
+class Record:
+    """One player's figure of the season (those tied for it are all listed)."""
+
+    player: Hashable
+    value: float  # evenings, an average place, or points
+    evening: int | None = None  # the evening of a single-evening record (0-based)
+
+
+@dataclass(frozen=True)
+class SeasonFigures:
+    """What real cups award beside their ranking: most evenings played, the best and the
+    worst average place ("Pechvogel", both among those with at least ``min_evenings`` placed
+    evenings), the best single evening (the highest total)."""
+
+    most_evenings: tuple[Record, ...] = ()
+    best_average: tuple[Record, ...] = ()
+    pechvogel: tuple[Record, ...] = ()
+    best_evening: tuple[Record, ...] = ()
+    min_evenings: int = 1
+
+
+def _best(records: Sequence[Record], highest: bool) -> tuple[Record, ...]:
+    if not records:
+        return ()
+    target = max(r.value for r in records) if highest else min(r.value for r in records)
+    return tuple(r for r in records if r.value == target)
+
+
+def season_figures(
+    evenings: Sequence[Sequence[EveningResult]], min_evenings: int = 2
+) -> SeasonFigures:
+    """The season's figures from the evenings' results (as ``series_ranking`` takes them).
+    Averages count only the evenings a player was placed (not "außer Konkurrenz")."""
+    played: dict[Hashable, int] = {}
+    placed: dict[Hashable, list[int]] = {}
+    singles: list[Record] = []
+    for index, results in enumerate(evenings):
+        for r in results:
+            played[r.player] = played.get(r.player, 0) + 1
+            if r.place is not None:
+                placed.setdefault(r.player, []).append(r.place)
+            singles.append(Record(r.player, r.total, index))
+    floor = max(1, min_evenings)
+    averages = [
+        Record(player, round(sum(places) / len(places), 2))
+        for player, places in placed.items()
+        if len(places) >= floor
+    ]
+    return SeasonFigures(
+        most_evenings=_best([Record(p, n) for p, n in played.items()], highest=True),
+        best_average=_best(averages, highest=False),
+        pechvogel=_best(averages, highest=True) if len(averages) > 1 else (),
+        best_evening=_best(singles, highest=True),
+        min_evenings=floor,
+    )

@@ -42,6 +42,7 @@ class Action(StrEnum):
     VIEW = "view"  # the tournament's desk pages, standings, printouts, audit log
     ENTER_RESULTS = "enter_results"  # type, save and confirm score sheets
     REGISTER = "register"  # register an entrant (late arrivals) with the quick form
+    LINK_PLAYERS = "link_players"  # link entrants to the player register (cups)
     CORRECT_RESULTS = "correct_results"  # change a sheet that is already confirmed
     EDIT_ENTRANTS = "edit_entrants"  # edit, withdraw, import, renumber
     DELETE = "delete"  # delete a mistaken registration
@@ -64,6 +65,7 @@ ROLE_ACTIONS: dict[str, frozenset[Action]] = {
             Action.ENTER_RESULTS,
             Action.START_ROUND,
             Action.REGISTER,
+            Action.LINK_PLAYERS,
             Action.RECORD_PAYMENTS,
             Action.RECORD_PRIZE_CHOICES,
         }
@@ -102,7 +104,7 @@ def can(user: Actor, tournament: Tournament, action: Action) -> bool:
 
 
 # what may still be done with an evening taken in from a result file (it is read-only)
-READ_ONLY_ACTIONS = frozenset({Action.VIEW, Action.BACKUP, Action.MEMBERS})
+READ_ONLY_ACTIONS = frozenset({Action.VIEW, Action.BACKUP, Action.MEMBERS, Action.LINK_PLAYERS})
 
 
 def require(user: Actor, tournament: Tournament, action: Action) -> None:

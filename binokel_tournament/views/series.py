@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from .. import pages
 from ..charity_forms import SeriesForm
+from ..forms import ResultFileForm
 from ..models import Entrant, Player, Series
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.errors import DeskError
@@ -41,6 +42,9 @@ def players(request: HttpRequest) -> HttpResponse:
                 other = get_object_or_404(Player, pk=plain_int(request.POST.get("other", "")) or 0)
                 service.merge_players(player, other, request.user)
                 messages.success(request, _("Zusammengeführt."))
+            elif action == "split":
+                service.split_player(player, request.user)
+                messages.success(request, _("Wieder getrennt."))
         except DeskError as exc:
             messages.error(request, exc.message)
         return redirect("desk:players")
@@ -54,7 +58,9 @@ def players(request: HttpRequest) -> HttpResponse:
 def player_links(request: HttpRequest, slug: str) -> HttpResponse:
     """This tournament's entrants and the register: link a returning player, or make a new
     entry (explicitly, one click each)."""
-    t = desk_tournament(request, slug, Action.REGISTER if request.method == "POST" else Action.VIEW)
+    t = desk_tournament(
+        request, slug, Action.LINK_PLAYERS if request.method == "POST" else Action.VIEW
+    )
     if request.method == "POST" and request.POST.get("action") in ("link_all", "create_rest"):
         try:
             summary = service.link_all(
@@ -154,6 +160,10 @@ def series_list(request: HttpRequest) -> HttpResponse:
 def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
     series = get_object_or_404(Series, slug=slug)
     mine = tournaments_of(request.user)
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action:
+        _require_register(request)
+        return _series_action(request, series, action)
     form = SeriesForm(
         request.POST if request.method == "POST" else None,
         instance=series,
@@ -166,6 +176,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 k: form.cleaned_data[k]
                 for k in ("name", "mode", "method", "best", "cup_points", "require_all")
             }
+            fields["min_evenings"] = form.cleaned_data["min_evenings"]
             try:
                 service.update_series(
                     Series.objects.get(pk=series.pk),
@@ -184,10 +195,42 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "series": series,
             "standings": service.series_standings(series),
+            "figures": service.season_lines(series, public=False),
+            "candidates": service.candidates_in(series),
+            "merged": service.merged_in(series),
             "form": form,
+            "file_form": ResultFileForm(),
             "can_edit": can_create_tournament(request.user),
         },
     )
+
+
+def _series_action(request: HttpRequest, series: Series, action: str) -> HttpResponse:
+    """A cup's evening from a result file, and the register's decisions on its players:
+    the same person (merge), two people (keep apart), undo a merge (split); all audited."""
+
+    def player(name: str) -> Player:
+        return get_object_or_404(Player, pk=plain_int(request.POST.get(name, "")) or 0)
+
+    try:
+        if action == "add_file":
+            upload = request.FILES.get("file")
+            if upload is None:
+                raise DeskError(_("Bitte eine Ergebnisdatei wählen."))
+            t = service.add_result_file(series, upload.read(), request.user)
+            messages.success(request, _("„%(name)s“ zählt jetzt in diesem Cup.") % {"name": t.name})
+        elif action == "merge":
+            service.merge_players(player("first"), player("second"), request.user)
+            messages.success(request, _("Als dieselbe Person gespeichert."))
+        elif action == "apart":
+            service.keep_apart(player("first"), player("second"), request.user)
+            messages.success(request, _("Als zwei Personen gespeichert."))
+        elif action == "split":
+            service.split_player(player("player"), request.user)
+            messages.success(request, _("Wieder getrennt."))
+    except (DeskError, NotAllowed) as exc:
+        messages.error(request, exc.message)
+    return redirect("desk:series_detail", slug=series.slug)
 
 
 @public_page(results_of_cups)

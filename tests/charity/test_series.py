@@ -42,3 +42,26 @@ def test_cup_points_for_places_and_a_shared_place():
 def test_only_those_present_at_every_evening_are_placed():
     rows = series_ranking(EVENINGS, SeriesRule(require_all=True))
     assert [(r.player, r.place) for r in rows] == [("bernd", 1), ("anna", 2), ("ce", None)]
+
+
+def test_the_season_figures_of_real_cups():
+    from charity.series import season_figures
+
+    figures = season_figures(EVENINGS, min_evenings=2)
+    assert [(r.player, r.value) for r in figures.most_evenings] == [("anna", 3), ("bernd", 3)]
+    # anna: places 1, 2, 3 -> 2.0; bernd: 2, 1, 1 -> 1.33; ce: 3, 2 -> 2.5
+    assert [(r.player, r.value) for r in figures.best_average] == [("bernd", 1.33)]
+    assert [(r.player, r.value) for r in figures.pechvogel] == [("ce", 2.5)]
+    assert [(r.player, r.value, r.evening) for r in figures.best_evening] == [("bernd", 1000, 1)]
+
+
+def test_averages_need_the_minimum_of_placed_evenings():
+    from charity.series import season_figures
+
+    out_of_competition = [[EveningResult("gast", None, 2000), EveningResult("anna", 1, 500)]]
+    figures = season_figures(EVENINGS + out_of_competition, min_evenings=4)
+    # gast's evening is the best evening, but gast was never placed: no average at all
+    assert [(r.player, r.value) for r in figures.best_evening] == [("gast", 2000)]
+    assert [(r.player, r.value) for r in figures.best_average] == [("anna", 1.75)]
+    assert figures.pechvogel == ()  # one player with an average is nobody's Pechvogel
+    assert season_figures([], min_evenings=2).most_evenings == ()

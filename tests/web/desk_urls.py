@@ -349,14 +349,14 @@ DESK_URLS: list[DeskUrl] = [
     DeskUrl(
         "player_links",
         "POST",
-        Action.REGISTER,
+        Action.LINK_PLAYERS,
         data=lambda t: {"entrant": first_entrant(t).pk, "action": "new"},
         fields=("entrant", "action", "player", "partner"),
     ),
     DeskUrl(
         "player_links",
         "POST",
-        Action.REGISTER,
+        Action.LINK_PLAYERS,
         data=lambda t: {"action": "create_rest"},
         fields=("action",),
         note="link every clear name",

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from binokel_tournament.models import Entrant, Mode, Player, Series, SeriesMethod
+from binokel_tournament.models import AuditLog, Entrant, Mode, Player, Series, SeriesMethod
 from binokel_tournament.services.demo import create_demo
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.money import series as service
@@ -98,8 +98,19 @@ def test_duplicates_are_merged_and_entries_deleted_on_request(client, evenings, 
     client.force_login(get_user_model().objects.get(username="orga"))
     register = reverse("desk:players")
     client.post(register, {"action": "merge", "player": original.pk, "other": duplicate.pk})
-    other.refresh_from_db()
-    assert other.player_id == original.pk and not Player.objects.filter(pk=duplicate.pk).exists()
+    duplicate.refresh_from_db()
+    assert duplicate.merged_into_id == original.pk  # nothing moves: the merge can be undone
+    cup = service.create_series("Zusammen", None, mode=Mode.SINGLES)
+    service.update_series(cup, None, {}, [first, second])
+    line = next(x for x in service.series_standings(cup).lines if x.name == entrant.name)
+    assert [v is not None for v in line.row.values] == [True, True]  # one person, two evenings
+    page = client.get(register).content.decode()
+    assert f"zählt als #{original.pk}" in page
+    client.post(register, {"action": "split", "player": duplicate.pk})
+    duplicate.refresh_from_db()
+    assert duplicate.merged_into_id is None
+    assert list(duplicate.distinct_from.all()) == [original]  # not offered as one again
+    assert AuditLog.objects.filter(action__in=["player.merge", "player.split"]).count() == 2
     client.force_login(get_user_model().objects.get(username="kasse"))
     assert client.get(register).status_code == 403  # the register is the organisers'
     client.force_login(get_user_model().objects.get(username="orga"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -21,6 +22,7 @@ from charity.series import (
     SeriesMethod,
     SeriesRow,
     SeriesRule,
+    season_figures,
     series_ranking,
 )
 
@@ -92,9 +94,10 @@ def link_all(tournament: Tournament, user: Actor, *, create_new: bool) -> LinkSu
     """Link every entrant (and partner) not yet linked whose name has exactly one player in
     the register; with ``create_new``, make a register entry for each name the register does
     not know. Names that are not clear stay for the desk to decide, one by one: several
-    players of that name, the one player already linked in this tournament, or the name twice
-    among this tournament's unlinked entrants."""
-    require(user, tournament, Action.REGISTER)
+    players of that name, the one player already linked in this tournament, the one player
+    of that name with another club, or the name twice among this tournament's unlinked
+    entrants."""
+    require(user, tournament, Action.LINK_PLAYERS)
     with transaction.atomic():  # all clear names or none
         return _link_all(tournament, user, create_new)
 
@@ -118,7 +121,10 @@ def _link_all(tournament: Tournament, user: Actor, create_new: bool) -> LinkSumm
     for entrant, partner, name in open_people:
         key = folded_name(name)
         found = index.by_key.get(key, [])
-        if twice[key] > 1 or len(found) > 1 or (found and found[0].pk in used):
+        other_club = bool(
+            found and entrant.club and found[0].club and fold(entrant.club) != fold(found[0].club)
+        )  # one name, two people: the desk decides
+        if twice[key] > 1 or len(found) > 1 or (found and found[0].pk in used) or other_club:
             ambiguous.append(name)
         elif found:
             link_player(entrant, found[0], user, partner=partner)
@@ -158,7 +164,7 @@ def link_player(
 ) -> Player:
     """Link the entrant (or the partner of a pair) to ``player``, or to a new register entry
     made from its name and club when ``player`` is None."""
-    require(user, entrant.tournament, Action.REGISTER)
+    require(user, entrant.tournament, Action.LINK_PLAYERS)
     with transaction.atomic():
         fresh = Entrant.objects.select_for_update().get(pk=entrant.pk)
         if player is None:
@@ -172,23 +178,79 @@ def link_player(
 
 
 def unlink_player(entrant: Entrant, user: Actor, *, partner: bool = False) -> None:
-    require(user, entrant.tournament, Action.REGISTER)
+    require(user, entrant.tournament, Action.LINK_PLAYERS)
     _store_link(entrant, None, user, partner)
 
 
+def roots() -> dict[int, int]:
+    """Every register entry's person: itself, or the entry it was found to be the same
+    person as (followed to its end; one query)."""
+    into: dict[int, int] = {
+        pk: target
+        for pk, target in Player.objects.filter(merged_into__isnull=False).values_list(
+            "pk", "merged_into"
+        )
+        if target is not None
+    }
+
+    def root(pk: int) -> int:
+        seen = {pk}
+        while pk in into and into[pk] not in seen:
+            pk = into[pk]
+            seen.add(pk)
+        return pk
+
+    return {pk: root(pk) for pk in into}
+
+
 def merge_players(keep: Player, other: Player, user: Actor) -> Player:
-    """The same person twice in the register: ``other``'s entries move to ``keep``."""
+    """The same person twice in the register: ``other`` counts as ``keep`` from now on (cups
+    add their evenings up as one). Nothing is moved, so ``split_player`` undoes it."""
     require_create_tournament(user)
-    if keep.pk == other.pk:
-        raise DeskError(_("Zum Zusammenführen bitte zwei verschiedene Einträge wählen."))
+    person = roots()
+    if person.get(keep.pk, keep.pk) == person.get(other.pk, other.pk):
+        raise DeskError(_("Zum Zusammenführen bitte zwei verschiedene Personen wählen."))
+    target = Player.objects.get(pk=person.get(keep.pk, keep.pk))
     with transaction.atomic():
-        Entrant.objects.filter(player=other).update(player=keep)
-        Entrant.objects.filter(partner_player=other).update(partner_player=keep)
-        keep.consent = keep.consent or other.consent
-        keep.save(update_fields=["consent"])
-        log_action(None, user, "player.merge", keep, {"merged": str(other.uid)}, None)
-        other.delete()
-    return keep
+        Player.objects.filter(pk=other.pk).update(merged_into=target)
+        target.distinct_from.remove(other)
+        log_action(
+            None,
+            user,
+            "player.merge",
+            other,
+            {"merged_into": None},
+            {"merged_into": str(target.uid), "name": target.name, "club": target.club},
+        )
+    return target
+
+
+def split_player(player: Player, user: Actor) -> None:
+    """Undo a merge: the entry is a person of its own again (and is not offered again as
+    the same person as the one it was merged into)."""
+    require_create_tournament(user)
+    if player.merged_into_id is None:
+        return
+    with transaction.atomic():
+        before = player.merged_into
+        Player.objects.filter(pk=player.pk).update(merged_into=None)
+        if before is not None:
+            player.distinct_from.add(before)
+        log_action(
+            None,
+            user,
+            "player.split",
+            player,
+            {"merged_into": str(before.uid) if before else None},
+            {"merged_into": None},
+        )
+
+
+def keep_apart(player: Player, other: Player, user: Actor) -> None:
+    """Two entries are two people (one name, two people): never offered as one again."""
+    require_create_tournament(user)
+    player.distinct_from.add(other)
+    log_action(None, user, "player.distinct", player, None, {"other": str(other.uid)})
 
 
 def delete_player(player: Player, user: Actor) -> None:
@@ -207,7 +269,7 @@ def set_consent(player: Player, consent: bool, user: Actor) -> None:
 
 def register_rows(query: str = "", limit: int = 200) -> list[tuple[Player, int]]:
     """Players (with their number of entries), filtered by a name or club."""
-    players = Player.objects.all()
+    players = Player.objects.select_related("merged_into")
     if query.strip():
         q = query.strip()[:60]
         players = players.filter(Q(name__icontains=q) | Q(club__icontains=q))
@@ -283,38 +345,62 @@ class SeriesStandings:
     unlinked: int  # entrants of the counted tournaments without a register entry
 
 
-def evening_key(entrant: Entrant, pairs: bool) -> PlayerKey | None:
+def evening_key(
+    entrant: Entrant, pairs: bool, person: dict[int, int] | None = None
+) -> PlayerKey | None:
+    """The cup's key of an entrant: its register entry's person (``roots``), or the pair's."""
+    person = person or {}
     if entrant.player_id is None:
         return None
+    first = person.get(entrant.player_id, entrant.player_id)
     if not pairs:
-        return entrant.player_id
+        return first
     if entrant.partner_player_id is None:
         return None
-    a, b = sorted((entrant.player_id, entrant.partner_player_id))
+    a, b = sorted((first, person.get(entrant.partner_player_id, entrant.partner_player_id)))
     return (a, b)
 
 
-def series_standings(series: Series) -> SeriesStandings:
+def _evenings(
+    series: Series,
+) -> tuple[
+    list[Tournament],
+    list[list[EveningResult]],
+    int,
+    set[PlayerKey],
+    dict[PlayerKey, list[int | None]],
+]:
+    """The series' evenings in order and each one's results by the cup's keys; how many
+    results have no register entry; who declined public naming on an evening; each key's
+    start number per evening."""
     pairs = series.mode == Mode.PAIRS
     tournaments = sorted(series.tournaments.all(), key=lambda t: (t.date is None, t.date, t.name))
+    person = roots()
     evenings: list[list[EveningResult]] = []
     unlinked = 0
     declined: set[PlayerKey] = set()  # said "not my name on public pages" on an evening
-    for t in tournaments:
+    numbers: dict[PlayerKey, list[int | None]] = {}
+    for index, t in enumerate(tournaments):
         results: list[EveningResult] = []
         competition = t.competitions.filter(mode=series.mode).first()
         if competition is not None:
             for row in compute_standings(competition).rows:
                 if row.games == 0:
                     continue
-                key = evening_key(row.entrant, pairs)
+                key = evening_key(row.entrant, pairs, person)
                 if key is None:
                     unlinked += 1
                     continue
                 if not row.entrant.public_name:
                     declined.add(key)
                 results.append(EveningResult(key, row.place, row.total))
+                numbers.setdefault(key, [None] * len(tournaments))[index] = row.entrant.start_number
         evenings.append(results)
+    return tournaments, evenings, unlinked, declined, numbers
+
+
+def series_standings(series: Series) -> SeriesStandings:
+    tournaments, evenings, unlinked, declined, _numbers = _evenings(series)
     rows = series_ranking(evenings, series_rule(series))
     ids: set[int] = set()
     for r in rows:
@@ -332,3 +418,233 @@ def series_standings(series: Series) -> SeriesStandings:
             )
         )
     return SeriesStandings(series, tournaments, lines, unlinked)
+
+
+# --- cups across clubs ---------------------------------------------------------------------
+def add_result_file(series: Series, data: bytes, user: Actor) -> Tournament:
+    """An evening of any club, as its result file: checked and taken in (read-only), counted
+    in this cup, and its players linked to the register -- by the file's register ids, else
+    by name where that is clear; the rest becomes new entries, offered below as candidates."""
+    from ..imports import ResultRefused, import_result
+
+    require_create_tournament(user)
+    with transaction.atomic():
+        done = import_result(data, user)
+        if done.kind != "results":
+            raise ResultRefused(_("Für einen Cup bitte eine Ergebnisdatei mit Ergebnissen."))
+        series.tournaments.add(done.tournament)
+        link_all(done.tournament, user, create_new=True)
+        for entrant in done.tournament.entrants.filter(
+            Q(player__isnull=True) | (Q(partner_player__isnull=True) & ~Q(partner=""))
+        ):  # names that were not clear: a person of their own until the desk decides
+            if entrant.player_id is None:
+                link_player(entrant, None, user)
+            if entrant.partner and entrant.partner_player_id is None:
+                link_player(entrant, None, user, partner=True)
+        log_action(
+            None,
+            user,
+            "series.add_file",
+            series,
+            None,
+            {"tournament": done.tournament.slug, "event": done.tournament.event_id},
+        )
+    return done.tournament
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two folded names spelled alike: the same, or a letter or two apart."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 2 or min(len(a), len(b)) < 6:
+        return False
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i]
+        for j, cb in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1] <= 2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two register entries of a cup's evenings that may be one person: the desk decides."""
+
+    first: Player
+    second: Player
+    same_club: bool
+    same_town: bool
+    evenings: tuple[int, int]  # how many of the cup's evenings each has
+
+
+def candidates_in(series: Series) -> list[Candidate]:
+    """Entries of the cup's evenings with names spelled alike and the same club (or one
+    without a club) or evenings in the same town, not yet decided: same person or two."""
+    person = roots()
+    towns: dict[int, set[str]] = {}
+    evenings: Counter[int] = Counter()
+    for entrant in Entrant.objects.filter(tournament__in=series.tournaments.all()).select_related(
+        "tournament"
+    ):
+        for pk in (entrant.player_id, entrant.partner_player_id):
+            if pk is None:
+                continue
+            key = person.get(pk, pk)
+            towns.setdefault(key, set()).add(fold(entrant.tournament.town))
+            evenings[key] += 1
+    players = list(Player.objects.filter(pk__in=towns).prefetch_related("distinct_from"))
+    apart = {(p.pk, q.pk) for p in players for q in p.distinct_from.all()}
+    out = []
+    for i, p in enumerate(players):
+        for q in players[i + 1 :]:
+            if (p.pk, q.pk) in apart or not _alike(folded_name(p.name), folded_name(q.name)):
+                continue
+            same_club = bool(p.club and q.club and fold(p.club) == fold(q.club))
+            same_town = bool(towns[p.pk] & towns[q.pk] - {""})
+            if same_club or same_town or not (p.club and q.club):
+                out.append(Candidate(p, q, same_club, same_town, (evenings[p.pk], evenings[q.pk])))
+    return out
+
+
+def merged_in(series: Series) -> list[Player]:
+    """Entries of the cup's evenings that count as another person (a merge to undo)."""
+    ids = set(
+        Entrant.objects.filter(tournament__in=series.tournaments.all()).values_list(
+            "player_id", flat=True
+        )
+    ) | set(
+        Entrant.objects.filter(tournament__in=series.tournaments.all()).values_list(
+            "partner_player_id", flat=True
+        )
+    )
+    return list(
+        Player.objects.filter(pk__in=ids - {None}, merged_into__isnull=False).select_related(
+            "merged_into"
+        )
+    )
+
+
+@dataclass(frozen=True)
+class FigureLine:
+    name: str
+    value: float  # evenings, an average place or points
+    evening: str = ""  # the evening of a best single evening
+
+
+FIGURE_NAMES = 5  # names shown for one figure; more tied for it are counted
+
+
+@dataclass(frozen=True)
+class Figure:
+    lines: list[FigureLine]
+    more: int = 0  # tied for it as well, not named
+
+
+@dataclass(frozen=True)
+class SeasonLines:
+    """The season's figures as shown: most evenings, best average place, best evening,
+    Pechvogel (each: the first few tied for it by name, the rest counted)."""
+
+    most_evenings: Figure
+    best_average: Figure
+    best_evening: Figure
+    pechvogel: Figure
+
+    @property
+    def any(self) -> bool:
+        return bool(self.most_evenings.lines)
+
+
+def season_lines(series: Series, public: bool) -> SeasonLines:
+    """The season's figures in words; a player who did not agree to be named is not named
+    where it is public."""
+    tournaments, evenings, _unlinked, declined, _numbers = _evenings(series)
+    figures = season_figures(evenings, series.min_evenings)
+    shown = {
+        field: list(getattr(figures, field))[:FIGURE_NAMES]
+        for field in ("most_evenings", "best_average", "best_evening", "pechvogel")
+    }
+    keys: set[int] = set()
+    for records in shown.values():
+        for r in records:
+            keys.update(r.player if isinstance(r.player, tuple) else (r.player,))
+    players = Player.objects.in_bulk(keys)
+
+    def name(key: object) -> str:
+        ids = key if isinstance(key, tuple) else (key,)
+        people = [players[k] for k in ids if k in players]
+        named = all(p.consent for p in people) and key not in declined
+        if public and not named:
+            return _("(ohne Namen)")
+        return " / ".join(p.name for p in people)
+
+    def figure(field: str) -> Figure:
+        lines = [
+            FigureLine(
+                name(r.player),
+                r.value,
+                tournaments[r.evening].name if r.evening is not None else "",
+            )
+            for r in shown[field]
+        ]
+        return Figure(lines, len(getattr(figures, field)) - len(lines))
+
+    return SeasonLines(
+        figure("most_evenings"), figure("best_average"), figure("best_evening"), figure("pechvogel")
+    )
+
+
+@dataclass(frozen=True)
+class SeasonEvening:
+    tournament: Tournament
+    place: int | None
+    value: int | None  # what the evening gives in the cup (None: not played)
+    counted: bool
+    upcoming: bool = False  # not played yet: the evening is still to come
+
+
+@dataclass(frozen=True)
+class MySeason:
+    series: Series
+    evenings: list[SeasonEvening]
+    total: int
+    place: int | None
+    shared: bool
+
+
+def my_seasons(entrant: Entrant) -> list[MySeason]:
+    """The cups of an entrant's evening that they play in: each evening's place and value,
+    what counts (best n of m), the total and the place so far."""
+    if entrant.player_id is None:
+        return []
+    pairs = entrant.competition.mode == Mode.PAIRS
+    today = timezone.localdate()
+    out = []
+    for series in entrant.tournament.series.filter(mode=entrant.competition.mode):
+        tournaments, evenings, _u, _d, _n = _evenings(series)
+        key = evening_key(entrant, pairs, roots())
+        rows = {r.player: r for r in series_ranking(evenings, series_rule(series))}
+        row = rows.get(key)
+        if row is None:
+            continue
+        places = [next((r.place for r in results if r.player == key), None) for results in evenings]
+        out.append(
+            MySeason(
+                series,
+                [
+                    SeasonEvening(
+                        t,
+                        places[i],
+                        row.values[i],
+                        row.counted[i],
+                        upcoming=row.values[i] is None and t.date is not None and t.date >= today,
+                    )
+                    for i, t in enumerate(tournaments)
+                ],
+                row.total,
+                row.place,
+                row.shared,
+            )
+        )
+    return out

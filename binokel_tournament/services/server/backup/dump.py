@@ -228,7 +228,9 @@ class _TournamentRows:
             .values("pk", *USER_FIELDS)
         )
         competitions = _rows(t.competitions.order_by("mode"))
-        players = _rows(Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"))
+        players = _rows(
+            Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"), "merged_into__uid"
+        )
         return cls(
             t=t,
             competitions=competitions,
@@ -375,7 +377,14 @@ def _document(rows: _TournamentRows, sheets: list[Any], audit: list[Any]) -> dic
             )
             for e in r.entrants
         ],
-        "players": [_dump(Player, p) for p in r.players],
+        "players": [
+            _dump(
+                Player,
+                p,
+                merged_into=str(p["merged_into__uid"]) if p["merged_into__uid"] else None,
+            )
+            for p in r.players
+        ],
         "personal_links": [
             _dump(PersonalLink, link, entrant=number_of[link["entrant_id"]])
             for link in r.personal_links

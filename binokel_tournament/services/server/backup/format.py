@@ -53,7 +53,7 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     Tournament: set(),
     Competition: {"tournament"},
     Entrant: {"tournament", "competition", "player", "partner_player"},
-    Player: set(),
+    Player: {"merged_into"},
     Round: {"tournament"},
     Table: {"round", "competition"},
     Seat: {"table", "entrant"},

@@ -215,14 +215,21 @@ def _restore_entrants(
     """The entrants (by start number), linked to the player register: players this
     installation knows (by uid) stay as they are."""
     players: dict[str, Player] = {}
+    merged: dict[str, str] = {}  # a new entry -> the uid of the entry it is the same person as
     for entry in doc.get("players", []):
         uid = str(entry["uid"])
         known = Player.objects.filter(uid=uid).first()
         if known is None:
-            known = _build(Player, entry, ())
+            known = _build(Player, entry, ("merged_into",))
             known.full_clean()
             known.save()
+            if entry.get("merged_into"):
+                merged[uid] = str(entry["merged_into"])
         players[uid] = known
+    for uid, into in merged.items():  # the register's decision, where that entry is here
+        target = Player.objects.filter(uid=into).first()
+        if target is not None:
+            Player.objects.filter(pk=players[uid].pk).update(merged_into=target)
 
     def player(uid: Any) -> Player | None:
         return players[str(uid)] if uid is not None else None
