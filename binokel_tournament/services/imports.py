@@ -51,6 +51,7 @@ from .audit import log_action
 from .errors import DeskError, active_language
 from .evening.registration import create_tournament
 from .rounds.writer import RoundChange, change_round
+from .server import public_cache
 from .sheets import operations as O
 from .sheets import sheet_fields as F
 from .sheets.writer import write
@@ -96,7 +97,7 @@ def import_result(data: bytes, user: Actor, lang: str | None = None) -> Imported
     """Take a checked result file in (see the module's docstring), all or nothing."""
     document = read_checked(data, lang)
     kind = document["kind"]
-    with transaction.atomic():
+    with transaction.atomic(), public_cache.batched():
         if kind == "results":
             return _results(document, user)
         if kind == "entries":

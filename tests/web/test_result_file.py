@@ -101,8 +101,12 @@ def written(t: Tournament, kind: str = "results", public: bool = False) -> bytes
 
 @pytest.mark.parametrize(
     ("preset", "rules_json"),
-    [(p, None) for p in PRESETS] + [("ejl", switch) for switch in SWITCHES_002.values()],
-    ids=[*PRESETS, *SWITCHES_002],
+    [
+        # the quick tier takes the first preset; the whole suite every one and each switch
+        pytest.param(p, None, id=p, marks=() if p == PRESETS[0] else pytest.mark.slow)
+        for p in PRESETS
+    ]
+    + [pytest.param("ejl", s, id=k, marks=pytest.mark.slow) for k, s in SWITCHES_002.items()],
 )
 def test_written_taken_in_and_written_again_is_the_same_file(preset, rules_json):
     t = played_evening(preset, rules_json)

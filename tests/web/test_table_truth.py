@@ -288,7 +288,9 @@ def test_wrong_guesses_behind_one_address_never_lock_out_a_valid_link(client, se
     assert send(client, table, 1).status_code == 200
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(  # the quick tier takes two seeds, the whole suite all six
+    "seed", [pytest.param(n, marks=pytest.mark.slow) if n > 1 else n for n in range(6)]
+)
 def test_no_sequence_of_saves_from_two_writers_loses_an_acknowledged_value(
     client, seated, orga, seed
 ):

@@ -26,6 +26,7 @@ from scoring.tables import FIRST_DEALER
 
 from ...models import Round, Seat, SheetDraft, Table, TableKind
 from ..access import Actor
+from ..server import public_cache
 from ..sheets import operations as O
 from ..sheets import sheet_fields as F
 from ..sheets.results import evaluate, sheet_layout
@@ -257,21 +258,22 @@ def simulate_round(
         SheetDraft.objects.filter(table__round=tournament_round).values_list("table_id", flat=True)
     )
     count = 0
-    for table in tables:
-        sheet = getattr(table, "sheet", None)
-        if table.pk in typing or (sheet is not None and F.game_stamps(sheet.entries)):
-            continue
-        games = sheet_games(table, seed, rules, pool)
-        scorer = random.Random(f"{seed}-{tournament_round.number}-{table.number}-scorer")
-        entries = simulated_entries(table, scorer, rules, games)
-        ops: list[O.Operation] = [
-            O.SetGame(part, fields, base="") for part, fields in F.parts(entries).items()
-        ]
-        if confirm:
-            ops.append(O.ConfirmAtDesk(F.part_stamps(entries)))
-        try:
-            write(table, ops, user=user, source=O.SOURCE_SIMULATION)
-        except O.SheetConflict:
-            continue  # somebody entered a game a moment ago: theirs stays
-        count += 1
+    with public_cache.batched():  # the pages are made anew once, when the round is filled
+        for table in tables:
+            sheet = getattr(table, "sheet", None)
+            if table.pk in typing or (sheet is not None and F.game_stamps(sheet.entries)):
+                continue
+            games = sheet_games(table, seed, rules, pool)
+            scorer = random.Random(f"{seed}-{tournament_round.number}-{table.number}-scorer")
+            entries = simulated_entries(table, scorer, rules, games)
+            ops: list[O.Operation] = [
+                O.SetGame(part, fields, base="") for part, fields in F.parts(entries).items()
+            ]
+            if confirm:
+                ops.append(O.ConfirmAtDesk(F.part_stamps(entries)))
+            try:
+                write(table, ops, user=user, source=O.SOURCE_SIMULATION)
+            except O.SheetConflict:
+                continue  # somebody entered a game a moment ago: theirs stays
+            count += 1
     return count

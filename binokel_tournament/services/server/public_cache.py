@@ -26,9 +26,11 @@ What changes the generation:
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from django.core.cache import cache
@@ -125,19 +127,50 @@ def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
     return made
 
 
+_batch = threading.local()  # the keys a batch of changes (``batched``) has collected
+
+
 def changed(*scopes: str) -> None:
     """Every public page made so far that shows these scopes (no scope: every page) is out of
     date: now, and again once the current transaction has committed (a page made between the
     two from the state before the commit is then out of date too; a transaction that never
-    commits, as in the tests, still shows)."""
+    commits, as in the tests, still shows). Within ``batched`` the keys are collected and
+    renewed once, when the batch ends."""
     keys = [_key(scope) for scope in scopes] or [_key("")]
+    collecting: set[str] | None = getattr(_batch, "keys", None)
+    if collecting is not None:
+        collecting.update(keys)
+        return
+    _renew(keys)
+
+
+def _renew(keys: Iterable[str]) -> None:
+    chosen = sorted(set(keys))
 
     def renew() -> None:
-        cache.set_many({key: uuid.uuid4().hex for key in keys}, None)
+        cache.set_many({key: uuid.uuid4().hex for key in chosen}, None)
 
     renew()
     if transaction.get_connection().in_atomic_block:
         transaction.on_commit(renew)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Many changes in one go (an evening taken in from a result file, a simulated round):
+    the pages they make out of date are renewed once at the end, not once per saved object.
+    The end is inside the caller's transaction, so the renewal after its commit follows as
+    for a single change; when the batch fails, what it collected is renewed all the same."""
+    if getattr(_batch, "keys", None) is not None:  # inside another batch: that one renews
+        yield
+        return
+    _batch.keys = set()
+    try:
+        yield
+    finally:
+        keys, _batch.keys = _batch.keys, None
+        if keys:
+            _renew(keys)
 
 
 def table_scope(tournament_slug: str, table_id: int) -> str:
