@@ -258,3 +258,31 @@ def test_what_many_ask_for_at_once_is_made_once():
     for thread in threads:
         thread.join()
     assert answers == ["figures"] * 5 and len(made) == 1
+
+
+def test_a_batch_of_changes_renews_the_pages_once_at_its_end_even_when_it_fails(db, monkeypatch):
+    scope = public_cache.tournament_scope("stapel")
+    before = public_cache.generation(scope)
+    sets: list[dict] = []
+    real = cache.set_many
+
+    def counted(data, *args, **kwargs):
+        sets.append(data)
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(public_cache.cache, "set_many", counted)
+    with public_cache.batched():
+        for _ in range(50):
+            public_cache.changed(scope)
+            public_cache.changed()
+        assert sets == [] and public_cache.generation(scope) == before  # not yet
+    assert len(sets) == 1 and set(sets[0]) == {
+        public_cache.GENERATION_KEY,
+        f"{public_cache.GENERATION_KEY}:{scope}",
+    }
+    after = public_cache.generation(scope)
+    assert after != before
+    with pytest.raises(RuntimeError), public_cache.batched():
+        public_cache.changed(scope)
+        raise RuntimeError("the import failed half-way")
+    assert public_cache.generation(scope) != after  # renewed all the same
