@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -119,7 +119,8 @@ class Tournament(models.Model):
     # an evening taken in from a result file: read-only here; what the file held beyond the
     # games (corrections, how each table entered, other programs' extensions)
     read_only = models.BooleanField(_("aus einer Ergebnisdatei übernommen"), default=False)
-    imported = models.JSONField(default=dict, blank=True, editable=False)
+    # (JSON kept as text: the file's order survives, which PostgreSQL's jsonb would sort)
+    imported = models.TextField(default="", blank=True, editable=False)
     preset = models.CharField(_("Regelwerk"), max_length=40, default="ejl")
     rules_json = models.JSONField(_("Regeln"), default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(_("Durchgänge"), default=3)
@@ -207,6 +208,13 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @cached_property
+    def imported_parts(self) -> dict[str, Any]:
+        """What the result file this evening came from held beyond the games, in the file's
+        order (empty for an evening played here)."""
+        parts = json.loads(self.imported) if self.imported else {}
+        return parts if isinstance(parts, dict) else {}
 
     def rules(self) -> RuleSet:
         """The tournament's rule set: the preset with any fields the organiser changed. The

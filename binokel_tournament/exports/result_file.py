@@ -78,7 +78,7 @@ def document(tournament: Tournament, kind: str, public: bool = False) -> dict[st
         out["adjustments"] = []
         out["standings"] = _standings(tournament)
         out["prizes"] = _prizes(tournament)
-    extensions = (tournament.imported or {}).get("extensions")
+    extensions = tournament.imported_parts.get("extensions")
     if extensions:
         out["extensions"] = extensions
     return out
@@ -119,7 +119,7 @@ def _event(t: Tournament) -> dict[str, Any]:
 def _series(t: Tournament) -> list[dict[str, str]]:
     """The cups the evening counts for: here, and (taken in from a file) where it came from."""
     series = {s.slug: {"id": s.slug, "name": s.name} for s in t.series.all()}
-    for kept in (t.imported or {}).get("series", []):
+    for kept in t.imported_parts.get("series", []):
         series.setdefault(kept["id"], dict(kept))
     return [series[key] for key in sorted(series)]
 
@@ -218,7 +218,7 @@ def _player(e: Entrant, public: bool) -> dict[str, Any]:
 
 def _source(t: Tournament, table: Table, sheet: ScoreSheet | None) -> str:
     """How the table entered its games: on a phone, on paper (typed at the desk), or both."""
-    kept = (t.imported or {}).get("sources", {}).get(f"{table.round.number}-{table.number}")
+    kept = t.imported_parts.get("sources", {}).get(f"{table.round.number}-{table.number}")
     if kept:
         return str(kept)
     sources = set((sheet.game_sources or {}).values()) if sheet is not None else set()
@@ -287,7 +287,7 @@ def _corrections(t: Tournament) -> list[dict[str, Any]]:
     """Every change of a confirmed sheet, game by game: who, when, before and after (as the
     engine reads a game). An evening taken in from a file keeps the file's."""
     if t.imported:
-        return list(t.imported.get("corrections", []))
+        return list(t.imported_parts.get("corrections", []))
     sheets = {
         str(pk): (r, n, kind)
         for pk, r, n, kind in ScoreSheet.objects.filter(table__round__tournament=t).values_list(

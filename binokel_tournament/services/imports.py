@@ -18,6 +18,7 @@ Players carrying a register id (``ids.register``) are linked to that player of t
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -313,13 +314,16 @@ def _results(document: Mapping[str, Any], user: Actor) -> Imported:
             description=_("Weitere Spenden (aus der Ergebnisdatei)"),
             amount_cents=extra,
         )
-    t.imported = {
-        "generator": document["generator"],
-        "series": document["event"].get("series", []),
-        "corrections": document.get("corrections", []),
-        "sources": sources,
-        "extensions": document.get("extensions", {}),
-    }
+    t.imported = json.dumps(
+        {
+            "generator": document["generator"],
+            "series": document["event"].get("series", []),
+            "corrections": document.get("corrections", []),
+            "sources": sources,
+            "extensions": document.get("extensions", {}),
+        },
+        ensure_ascii=False,
+    )
     t.read_only = True
     t.save(update_fields=["imported", "read_only"])
     log_action(

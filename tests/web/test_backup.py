@@ -130,6 +130,18 @@ def test_a_backup_from_before_an_update_still_restores(demo):
     assert len(set(tokens)) == len(tokens) and all(tokens)  # every table a new link of its own
 
 
+def test_a_backup_written_while_the_file_parts_were_a_json_field_restores(demo):
+    """Backups written between the result file's first version and the next held the parts of
+    a taken-in evening as a JSON object ({} for an evening played here)."""
+    document = json.loads(backup_bytes(demo))
+    document["tournament"]["imported"] = {}
+    copy = restore(json.dumps(document).encode(), slug="json-feld").tournament
+    assert copy.imported == "" and copy.imported_parts == {}
+    document["tournament"]["imported"] = {"corrections": [], "extensions": {"b": 1, "a": 2}}
+    again = restore(json.dumps(document).encode(), slug="json-feld-2").tournament
+    assert list(again.imported_parts["extensions"]) == ["b", "a"]
+
+
 @pytest.mark.parametrize(
     "spoil",
     [

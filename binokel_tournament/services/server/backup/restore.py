@@ -193,6 +193,9 @@ def _restore_accounts(entries: list[Any], create: bool) -> tuple[dict[str, Any],
 
 
 def _restore_tournament(entry: dict[str, Any], slug: str) -> Tournament:
+    imported = entry.get("imported")
+    if isinstance(imported, dict):  # written while it was a JSON field: text, in its order
+        entry = {**entry, "imported": json.dumps(imported, ensure_ascii=False) if imported else ""}
     t = _build(Tournament, entry, ())
     if slug != t.slug and Tournament.objects.filter(name=t.name, date=t.date).exists():
         # a copy beside its original: the list of tournaments tells them apart
