@@ -26,6 +26,9 @@ def setup() -> None:
     from django.core.management import call_command
 
     django.setup()
+    from django_scopes import scopes_disabled  # noqa: E402
+
+    scopes_disabled().__enter__()  # the system: every Verein (services/tenancy.py)
     call_command("migrate", verbosity=0)
 
 

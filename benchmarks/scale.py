@@ -244,6 +244,7 @@ ROUTE_FILL: dict[tuple[str, str], Callable[[Ids], Values]] = {
     ("desk:pay", "pk"): lambda ids: [("last", ids.entrant.pk)],
     ("desk:series_detail", "slug"): lambda ids: [("cup", ids.series_slug)],
     ("public:series", "slug"): lambda ids: [("cup", ids.series_slug)],
+    ("public:verein", "slug"): lambda ids: [("Verein", ids.t.verein.slug)],
     # a player's own page: the last entrant's (a pair at the end of the field)
     ("public:personal", "token"): lambda ids: [
         ("last entrant", next(x.token for x in ensure_links(ids.t) if x.entrant == ids.entrant))

@@ -66,3 +66,25 @@ class RejectNullCharactersMiddleware:
         for key, uploads in request.FILES.lists():
             for upload in uploads:
                 yield key, upload.name or ""
+
+
+class VereinScopeMiddleware:
+    """The one place that scopes the desk to the account's Vereine (django-scopes): every
+    query of a tournament, a register entry or a cup made by a desk page sees only those
+    Vereine. Public pages, the tables' phones and the admin see what they look up by its
+    address (a tournament's slug, a table's or a player's token), as the system does."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from .services import tenancy
+
+        if request.path_info.startswith(DESK_PREFIX):
+            with tenancy.desk_scope(request.user):
+                return self.get_response(request)
+        with tenancy.system():
+            return self.get_response(request)
+
+
+DESK_PREFIX = "/desk/"  # binokel_tournament/urls.py: path("desk/", include(desk_patterns))

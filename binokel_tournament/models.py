@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -22,6 +22,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_scopes import ScopedManager
 
 from scoring import GameKind as EngineGameKind
 from scoring import RuleSet, get_preset
@@ -72,13 +73,58 @@ class Category(models.TextChoices):
     GAESTE = "gaeste", _("Gäste")
 
 
-class Player(models.Model):
+class Verein(models.Model):  # type: ignore[django-manager-missing]  # scoped managers
+    """A club (or a district, Kreis/Verband) on a server for many clubs: it owns its
+    tournaments, its player register and its cups; its members' roles apply to all its
+    tournaments. A laptop has one Verein and never shows it (``services.tenancy``)."""
+
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    district = models.BooleanField(
+        _("Kreis/Verband"),
+        default=False,
+        help_text=_("Sein Cup nimmt Abende der Mitgliedsvereine an."),
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Verein")
+        verbose_name_plural = _("Vereine")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+DEFAULT_VEREIN_NAME = "Mein Verein"
+
+
+def the_one_verein() -> int | None:
+    """Where what is made without naming a Verein goes (the default of every ``verein``
+    field): the installation's one Verein, made on first use. An installation of several has
+    none (a form's empty instance is still made; saving it without a Verein is refused by the
+    database): there, the Verein is always named (services/tenancy.py)."""
+    first_two = list(Verein.objects.order_by("pk").values_list("pk", flat=True)[:2])
+    if len(first_two) == 1:
+        return first_two[0]
+    if first_two:
+        return None
+    verein, _made = Verein.objects.get_or_create(
+        slug="mein-verein", defaults={"name": DEFAULT_VEREIN_NAME}
+    )
+    return verein.pk
+
+
+class Player(models.Model):  # type: ignore[django-manager-missing]  # scoped manager
     """The player register: a person who plays (and may return) across tournaments, so a
     series can follow them. Entrants are linked to players explicitly at the desk; a
     player's entry is deleted on request (their tournaments keep the names they played
     under). ``uid`` names the player in backups across installations."""
 
-    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    verein = models.ForeignKey(
+        Verein, on_delete=models.PROTECT, related_name="players", default=the_one_verein
+    )
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
     name = models.CharField(_("Name"), max_length=120)
     club = models.CharField(_("Verein"), max_length=120, blank=True)
     consent = models.BooleanField(
@@ -93,8 +139,14 @@ class Player(models.Model):
     # entries decided to be different people (one name, two people): never offered again
     distinct_from = models.ManyToManyField("self", blank=True, symmetrical=True)
 
+    objects: ClassVar[models.Manager[Self]] = ScopedManager(verein="verein")  # services/tenancy
+    across_vereine = models.Manager()  # noqa: DJ012  # the system (commands, backups, checks)
+
     class Meta:
         ordering = ["name", "club", "id"]
+        constraints = [  # a register id names one person in each Verein's register
+            models.UniqueConstraint(fields=["verein", "uid"], name="one_uid_per_register")
+        ]
         verbose_name = _("Spieler/in")
         verbose_name_plural = _("Spielerregister")
 
@@ -108,6 +160,9 @@ def new_event_id() -> str:
 
 
 class Tournament(models.Model):
+    verein = models.ForeignKey(
+        Verein, on_delete=models.PROTECT, related_name="tournaments", default=the_one_verein
+    )
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     date = models.DateField(_("Datum"), null=True, blank=True)
@@ -115,7 +170,7 @@ class Tournament(models.Model):
     town = models.CharField(_("Gemeinde"), max_length=120, blank=True)
     organiser_club = models.CharField(_("Veranstalter (Verein)"), max_length=200, blank=True)
     # the evening's id in its result files (docs/result-format.md), kept across re-exports
-    event_id = models.CharField(max_length=100, unique=True, default=new_event_id, editable=False)
+    event_id = models.CharField(max_length=100, default=new_event_id, editable=False)
     # an evening taken in from a result file: read-only here; what the file held beyond the
     # games (corrections, how each table entered, other programs' extensions)
     read_only = models.BooleanField(_("aus einer Ergebnisdatei übernommen"), default=False)
@@ -201,8 +256,14 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
+    objects: ClassVar[models.Manager[Self]] = ScopedManager(verein="verein")  # services/tenancy
+    across_vereine = models.Manager()  # noqa: DJ012  # the system (commands, backups, public)
+
     class Meta:
         ordering = ["-date", "name"]
+        constraints = [  # a district holds its own copy of a member club's evening
+            models.UniqueConstraint(fields=["verein", "event_id"], name="one_event_per_verein")
+        ]
         verbose_name = _("Turnier")
         verbose_name_plural = _("Turniere")
 
@@ -701,6 +762,9 @@ class SeriesMethod(models.TextChoices):
 class Series(models.Model):
     """A cup over several tournaments of one competition mode (charity.series)."""
 
+    verein = models.ForeignKey(
+        Verein, on_delete=models.PROTECT, related_name="series", default=the_one_verein
+    )
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     mode = models.CharField(_("Wertung"), max_length=10, choices=Mode.choices, default=Mode.SINGLES)
@@ -724,6 +788,9 @@ class Series(models.Model):
     )
     tournaments = models.ManyToManyField(Tournament, related_name="series", blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    objects: ClassVar[models.Manager[Self]] = ScopedManager(verein="verein")  # services/tenancy
+    across_vereine = models.Manager()  # noqa: DJ012  # the system
 
     class Meta:
         ordering = ["name"]
@@ -761,6 +828,29 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} – {self.user} ({self.get_role_display()})"
+
+
+class VereinMember(models.Model):
+    """A user belongs to a Verein with a role that applies to all its tournaments (a
+    tournament may still add members of its own: ``Membership``)."""
+
+    verein = models.ForeignKey(Verein, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="verein_memberships"
+    )
+    role = models.CharField(_("Rolle"), max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["verein", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["verein", "user"], name="one_role_per_verein")
+        ]
+        verbose_name = _("Vereinsmitglied")
+        verbose_name_plural = _("Vereinsmitglieder")
+
+    def __str__(self) -> str:
+        return f"{self.verein} – {self.user} ({self.get_role_display()})"
 
 
 class AuditLogIsReadOnly(Exception):

@@ -18,6 +18,7 @@ from .views import (
     sheets,
     signup,
     table,
+    vereine,
 )
 from .views import exports as export_views
 
@@ -63,6 +64,7 @@ desk_patterns = (
         path("neu/", setup.tournament_new, name="tournament_new"),
         path("sicherung-einspielen/", organiser.restore_upload, name="restore_upload"),
         path("ergebnisdatei-einlesen/", organiser.result_upload, name="result_upload"),
+        path("verein/", vereine.choose, name="verein_choose"),
         path("spielerregister/", series.players, name="players"),
         path("cup-serien/", series.series_list, name="series_list"),
         path("cup-serien/<slug:slug>/", series.series_detail, name="series_detail"),
@@ -178,6 +180,7 @@ public_patterns = (
         path("t/<slug:slug>/preise/<str:mode>/", public.prizes, name="prizes"),
         path("t/<slug:slug>/statistik/", public.statistics_view, name="statistics"),
         path("cup/<slug:slug>/", series.public_series, name="series"),
+        path("v/<slug:slug>/", vereine.verein_page, name="verein"),
         path("p/<token:token>/", players.personal, name="personal"),
         path("p/<token:token>/urkunde/", players.certificate, name="certificate"),
         path("t/<slug:slug>/anmelden/", signup.register, name="signup"),

@@ -20,6 +20,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "binokel_tournament.settings")
 import django  # noqa: E402
 
 django.setup()
+from django_scopes import scopes_disabled  # noqa: E402
+
+scopes_disabled().__enter__()  # the system: every Verein (services/tenancy.py)
 
 from datetime import date  # noqa: E402
 

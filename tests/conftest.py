@@ -11,6 +11,7 @@ skips locally and fails in CI (CI=true). Data built once per session: ``tests.db
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -37,6 +38,18 @@ settings.register_profile(
     "binokel", settings.get_profile("default"), suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("binokel")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _as_the_system() -> Iterator[None]:
+    """The tests are the system, as manage.py is: they see every Verein. A request through
+    the test client or a browser goes through the middleware, which scopes the desk to the
+    account's Vereine (services/tenancy.py); threads a test starts see nothing until they say
+    so (``tests.support.as_system``)."""
+    from django_scopes import scopes_disabled
+
+    with scopes_disabled():
+        yield
 
 
 @pytest.fixture(autouse=True)

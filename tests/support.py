@@ -46,3 +46,17 @@ def start_round(round_obj: Any, user: Any = None, despite_open: bool = True) -> 
     from binokel_tournament.services.rounds.writer import RoundChange, change_round
 
     return change_round(round_obj, RoundChange.START, user, despite_open=despite_open)
+
+
+def as_system(target: Any) -> Any:
+    """A thread's target that runs as the system (every Verein), as the test itself does."""
+    import functools
+
+    from django_scopes import scopes_disabled
+
+    @functools.wraps(target)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with scopes_disabled():
+            return target(*args, **kwargs)
+
+    return run

@@ -20,10 +20,10 @@ from typing import Any, TypeAlias
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from ..models import Membership, Role, Tournament
+from ..models import Membership, Role, Tournament, Verein, VereinMember
 
 Actor: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
@@ -86,14 +86,44 @@ def is_system(user: Actor) -> bool:
 
 
 def role_of(user: Actor, tournament: Tournament) -> str | None:
+    """The stronger of the account's role in the tournament (``Membership``) and in the
+    tournament's Verein (``VereinMember``): a Verein's roles apply to all its tournaments."""
     if user is None or not user.is_authenticated or not user.is_active:
         return None
-    role: str | None = (
+    own = (
         Membership.objects.filter(tournament=tournament, user_id=account_id(user))
         .values_list("role", flat=True)
         .first()
     )
+    roles = {own, role_in(user, tournament.verein_id)} - {None}
+    if Role.ORGANISER in roles:
+        return Role.ORGANISER
+    return Role.HELPER if roles else None
+
+
+def role_in(user: Actor, verein_id: int | None) -> str | None:
+    """The account's role in a Verein (``VereinMember``)."""
+    if user is None or not user.is_authenticated or not user.is_active or verein_id is None:
+        return None
+    role: str | None = (
+        VereinMember.objects.filter(verein_id=verein_id, user_id=account_id(user))
+        .values_list("role", flat=True)
+        .first()
+    )
     return role
+
+
+def single_verein() -> Verein | None:
+    """The one Verein of an installation that has exactly one (a laptop)."""
+    first_two = list(Verein.objects.order_by("pk")[:2])
+    return first_two[0] if len(first_two) == 1 else None
+
+
+def may_create_by_permission(user: Actor) -> bool:
+    """Superusers, and accounts made before Vereine with the permission "add tournament"."""
+    if user is None or not user.is_authenticated or not isinstance(user, PermissionsMixin):
+        return False
+    return bool(user.is_superuser or user.has_perm(CREATE_TOURNAMENT_PERMISSION))
 
 
 def can(user: Actor, tournament: Tournament, action: Action) -> bool:
@@ -126,24 +156,43 @@ def require(user: Actor, tournament: Tournament, action: Action) -> None:
 
 
 def tournaments_of(user: Actor) -> QuerySet[Tournament]:
-    """The tournaments a user belongs to (the system sees all)."""
+    """The tournaments a user belongs to, as a member of the tournament or of its Verein
+    (the system sees all)."""
     if user is None:
         return Tournament.objects.all()
-    if not user.is_authenticated:
+    if not user.is_authenticated or not user.is_active:
         return Tournament.objects.none()
-    return Tournament.objects.filter(memberships__user_id=account_id(user))
+    uid = account_id(user)
+    vereine = VereinMember.objects.filter(user_id=uid).values("verein_id")
+    own = Membership.objects.filter(user_id=uid).values("tournament_id")
+    return Tournament.objects.filter(Q(pk__in=own) | Q(verein_id__in=vereine))
 
 
-def can_create_tournament(user: Actor) -> bool:
-    """Superusers and accounts with the permission "add tournament" (``manage.py organiser``
-    gives it) may create tournaments; they become the new tournament's organiser."""
+def can_create_tournament(user: Actor, verein: Verein | None = None) -> bool:
+    """The organisers of a Verein (``manage.py organiser USER --verein SLUG``) may create its
+    tournaments and run its register and cups (in ``verein``, or in any of theirs); they
+    become the new tournament's organiser. On a laptop of one Verein, superusers and accounts
+    with the permission "add tournament" (``manage.py organiser`` without ``--verein``) may
+    too: they see the tournaments they belong to, as before Vereine."""
     if user is None:
         return True
-    if not user.is_authenticated or not isinstance(user, PermissionsMixin):
-        return False  # permissions are PermissionsMixin's (the account model has it)
-    return user.has_perm(CREATE_TOURNAMENT_PERMISSION)
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if verein is not None and role_in(user, verein.pk) == Role.ORGANISER:
+        return True
+    if (
+        verein is None
+        and VereinMember.objects.filter(user_id=account_id(user), role=Role.ORGANISER).exists()
+    ):
+        return True
+    if not may_create_by_permission(user):
+        return False
+    only = single_verein()  # a laptop: the accounts `manage.py organiser` makes
+    if verein is None:
+        return only is not None or not Verein.objects.exists()
+    return only is not None and only.pk == verein.pk
 
 
-def require_create_tournament(user: Actor) -> None:
-    if not can_create_tournament(user):
+def require_create_tournament(user: Actor, verein: Verein | None = None) -> None:
+    if not can_create_tournament(user, verein):
         raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))

@@ -24,7 +24,9 @@ from ..models import (
     SeriesMethod,
     Special,
     Tournament,
+    Verein,
 )
+from . import tenancy
 from .errors import DeskError
 from .evening.registration import create_tournament, register_entrants
 from .evening.seating import generate_seating
@@ -207,8 +209,10 @@ def create_demo(
     seed: int = 2026,
     slug: str = DEMO_SLUG,
     name: str = DEMO_NAME,
+    verein: Verein | None = None,
 ) -> tuple[Tournament, bool]:
-    """Create the demo tournament unless it exists; returns (tournament, created).
+    """Create the demo tournament unless it exists; returns (tournament, created). It goes
+    into ``verein`` (by default the installation's one Verein), whose organiser orga becomes.
 
     Any size works: entrants are registered in one batch, the pairing engine seats every
     round, and rounds 1..``scored_rounds`` are filled from dealt hands and saved through the
@@ -216,6 +220,9 @@ def create_demo(
     table links take games), the later ones are planned."""
     existing = Tournament.objects.filter(slug=slug).first()
     user = ensure_users()
+    if existing is None and verein is not None:  # `demo --verein`: orga runs that Verein
+        tenancy.set_member(verein, user, Role.ORGANISER, None)
+    verein = verein or tenancy.default_verein()
     if existing is not None:
         ensure_demo_members(existing)
         return existing, False
@@ -231,6 +238,7 @@ def create_demo(
             venue="Gemeindehaus St. Martin, Esslingen",
             modes=modes,
             creator=user,
+            verein=verein,
         )
         ensure_demo_members(tournament)
         competitions = {c.mode: c for c in tournament.competitions.all()}
@@ -281,7 +289,7 @@ def add_charity(tournament: Tournament, seed: int) -> None:
         e.fee_paid = rng.random() < 0.8
     # the player register: everyone linked, most agreed; a cup of this evening
     players = Player.objects.bulk_create(
-        Player(name=name, club=e.club, consent=rng.random() < 0.9)
+        Player(verein=tournament.verein, name=name, club=e.club, consent=rng.random() < 0.9)
         for e in entrants
         for name in filter(None, (e.name, e.partner))
     )
@@ -291,6 +299,7 @@ def add_charity(tournament: Tournament, seed: int) -> None:
         e.partner_player = next(it) if e.partner else None
     Entrant.objects.bulk_update(entrants, ["categories", "fee_paid", "player", "partner_player"])
     cup, _created = Series.objects.get_or_create(
+        verein=tournament.verein,
         slug=f"{tournament.slug}-cup",
         defaults={"name": "Binokel-Cup 2026", "method": SeriesMethod.CUP, "best": 3},
     )

@@ -44,9 +44,11 @@ from ..models import (
     Seat,
     Table,
     Tournament,
+    Verein,
     WaitingRegistration,
     hidden_name,
 )
+from . import tenancy
 from .access import Action, Actor, require, require_create_tournament
 from .audit import log_action
 from .errors import DeskError, active_language
@@ -94,21 +96,25 @@ def read_checked(data: bytes, lang: str | None = None) -> dict[str, Any]:
     return document
 
 
-def import_result(data: bytes, user: Actor, lang: str | None = None) -> Imported:
-    """Take a checked result file in (see the module's docstring), all or nothing."""
+def import_result(
+    data: bytes, user: Actor, lang: str | None = None, verein: Verein | None = None
+) -> Imported:
+    """Take a checked result file in (see the module's docstring), all or nothing, into
+    ``verein`` (by default the account's one Verein, or the installation's)."""
     document = read_checked(data, lang)
     kind = document["kind"]
+    into = verein or tenancy.verein_for_new(user)
     with transaction.atomic(), public_cache.batched():
         if kind == "results":
-            return _results(document, user)
+            return _results(document, user, into)
         if kind == "entries":
-            return _entries(document, user)
-        return _invitation(document, user)
+            return _entries(document, user, into)
+        return _invitation(document, user, into)
 
 
 # --- the evening ------------------------------------------------------------------------------
-def _existing(event_id: str) -> Tournament | None:
-    return Tournament.objects.filter(event_id=event_id).first()
+def _existing(event_id: str, verein: Verein) -> Tournament | None:
+    return Tournament.objects.filter(event_id=event_id, verein=verein).first()
 
 
 def _rule_fields(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -124,10 +130,10 @@ def _rule_fields(document: Mapping[str, Any]) -> dict[str, Any]:
     return {"preset": preset, "rules_json": changed}
 
 
-def _evening(document: Mapping[str, Any], user: Actor) -> Tournament:
-    require_create_tournament(user)
+def _evening(document: Mapping[str, Any], user: Actor, verein: Verein) -> Tournament:
+    require_create_tournament(user, verein)
     event = document["event"]
-    if _existing(event["id"]) is not None:
+    if _existing(event["id"], verein) is not None:
         raise ResultRefused(
             _("Diesen Abend (%(name)s) gibt es hier schon; nichts wurde übernommen.")
             % {"name": event["name"]}
@@ -144,6 +150,7 @@ def _evening(document: Mapping[str, Any], user: Actor) -> Tournament:
         event["name"],
         modes=modes or [Mode.SINGLES],
         creator=user,
+        verein=verein,
         date=parse_date(event["date"]) if event.get("date") else None,
         venue=event.get("venue", ""),
         town=event.get("town", ""),
@@ -169,17 +176,18 @@ def _evening(document: Mapping[str, Any], user: Actor) -> Tournament:
     return t
 
 
-def _invitation(document: Mapping[str, Any], user: Actor) -> Imported:
-    t = _evening(document, user)
+def _invitation(document: Mapping[str, Any], user: Actor, verein: Verein) -> Imported:
+    t = _evening(document, user, verein)
     log_action(t, user, "result.import", t, after={"kind": "invitation"})
     return Imported(t, "invitation", 0)
 
 
 # --- players ----------------------------------------------------------------------------------
 def _register_player(
-    ids: Mapping[str, str] | None, name: str, club: str, public: bool
+    verein: Verein, ids: Mapping[str, str] | None, name: str, club: str, public: bool
 ) -> Player | None:
-    """The player of the register that the file's register id names (made when new here)."""
+    """The player of the Verein's register that the file's register id names (made when new
+    here: the same id in every club's register names the same person)."""
     uid = (ids or {}).get("register")
     if not uid:
         return None
@@ -188,7 +196,7 @@ def _register_player(
     except ValueError:
         return None
     player, _created = Player.objects.get_or_create(
-        uid=key, defaults={"name": name, "club": club, "consent": public}
+        verein=verein, uid=key, defaults={"name": name, "club": club, "consent": public}
     )
     return player
 
@@ -215,8 +223,8 @@ def _entrant(
         withdrawn=bool(p.get("withdrawn")),
         late=bool(p.get("late")),
         unranked=bool(p.get("unranked")),
-        player=_register_player(p.get("ids"), name, club, public),
-        partner_player=_register_player(p.get("partner_ids"), partner, club, public),
+        player=_register_player(t.verein, p.get("ids"), name, club, public),
+        partner_player=_register_player(t.verein, p.get("partner_ids"), partner, club, public),
     )
 
 
@@ -245,11 +253,11 @@ def _players(t: Tournament, players: Sequence[Mapping[str, Any]]) -> tuple[list[
     return new, len(waiting)
 
 
-def _entries(document: Mapping[str, Any], user: Actor) -> Imported:
+def _entries(document: Mapping[str, Any], user: Actor, verein: Verein) -> Imported:
     event = document["event"]
-    t = _existing(event["id"])
+    t = _existing(event["id"], verein)
     if t is None:
-        t = _evening(document, user)
+        t = _evening(document, user, verein)
     else:
         require(user, t, Action.EDIT_ENTRANTS)
     new, waiting = _players(t, document["players"])
@@ -268,8 +276,8 @@ def _time(text: str | None) -> datetime | None:
     return parse_datetime(text) if text else None
 
 
-def _results(document: Mapping[str, Any], user: Actor) -> Imported:
-    t = _evening(document, user)
+def _results(document: Mapping[str, Any], user: Actor, verein: Verein) -> Imported:
+    t = _evening(document, user, verein)
     entrants, _waiting = _players(t, document["players"])
     by_number = {e.start_number: e for e in t.entrants.all()}
     rounds = {r.number: r for r in _rounds(t)}

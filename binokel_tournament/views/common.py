@@ -7,8 +7,8 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from ..models import Competition, Membership, Tournament
-from ..services.access import ROLE_ACTIONS, Action, NotAllowed
+from ..models import Competition, Tournament
+from ..services.access import ROLE_ACTIONS, Action, NotAllowed, role_of
 from ..services.evening.hall import HallView, hall_view
 
 PLAIN_INT = re.compile(r"[0-9]{1,9}")
@@ -27,21 +27,16 @@ def get_tournament(slug: str) -> Tournament:
 
 
 def desk_tournament(request: HttpRequest, slug: str, action: Action = Action.VIEW) -> Tournament:
-    """The tournament of a desk page: 404 unless the user is a member (a tournament one does
-    not belong to does not exist for one), 403 when the role does not allow ``action``."""
-    member = (
-        Membership.objects.select_related("tournament")
-        .filter(tournament__slug=slug, user_id=request.user.pk, user__is_active=True)
-        .first()
-        if request.user.is_authenticated
-        else None
-    )
-    if member is None:
+    """The tournament of a desk page: 404 unless the user is a member of it or of its
+    Verein (a tournament one does not belong to does not exist for one; the desk's scope
+    hides other Vereine' tournaments anyway), 403 when the role does not allow ``action``."""
+    tournament = Tournament.objects.filter(slug=slug).first()  # within the desk's scope
+    role = role_of(request.user, tournament) if tournament is not None else None
+    if tournament is None or role is None:
         raise Http404
-    if action not in ROLE_ACTIONS.get(member.role, frozenset()):
+    if action not in ROLE_ACTIONS.get(role, frozenset()):
         raise NotAllowed(_("Das darf nur die Turnierleitung."))
-    tournament = member.tournament
-    tournament.desk_role = member.role  # type: ignore[attr-defined]  # for the templates
+    tournament.desk_role = role  # type: ignore[attr-defined]  # for the templates
     prefetch_related_objects([tournament], "competitions")  # every page names them
     return tournament
 

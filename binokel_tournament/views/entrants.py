@@ -96,7 +96,7 @@ def link_chosen_players(request: HttpRequest, entrant: Entrant, data: dict[str, 
                     )
             except DeskError as exc:
                 messages.error(request, exc.message)
-        elif (index := index or series.RegisterIndex()).candidates(name):
+        elif (index := index or series.RegisterIndex(entrant.tournament.verein)).candidates(name):
             messages.info(
                 request,
                 _(

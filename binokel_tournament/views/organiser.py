@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from ..forms import MemberForm, RestoreForm, ResultFileForm
 from ..models import AuditLog, Membership, Role, Tournament
-from ..services import imports, members
+from ..services import imports, members, tenancy
 from ..services.access import Action, NotAllowed, can_create_tournament
 from ..services.errors import DeskError
 from ..services.server import backup
@@ -124,8 +124,10 @@ def backup_download(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def restore_upload(request: HttpRequest) -> HttpResponse:
-    """Bring a backup in as a new tournament; the uploader becomes its organiser."""
-    if not can_create_tournament(request.user):
+    """Bring a backup in as a new tournament of the Verein the desk works in; the uploader
+    becomes its organiser."""
+    verein = tenancy.current_verein(request)
+    if not can_create_tournament(request.user, verein):
         raise NotAllowed(_("Sicherungen einspielen darf nur eine Turnierleitung."))
     form = RestoreForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -143,6 +145,7 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
             slug=form.cleaned_data["slug"] or None,
             user=request.user,
             create_users=False,
+            verein=verein,
         )
     except DeskError as exc:
         messages.error(request, exc.message)
@@ -177,7 +180,9 @@ def result_upload(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Die Datei ist zu groß."))
         return redirect(f"{_home()}?alle=1")
     try:
-        done = imports.import_result(upload.read(), request.user)
+        done = imports.import_result(
+            upload.read(), request.user, verein=tenancy.current_verein(request)
+        )
     except (DeskError, NotAllowed) as exc:  # said on the page; nothing was stored
         messages.error(request, exc.message)
         return redirect(f"{_home()}?alle=1")

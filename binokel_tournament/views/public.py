@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .. import pages
-from ..models import Tournament
+from ..models import Tournament, Verein
 from ..services.evening.seating import WHERE_MAX_HITS, where_do_i_sit
 from ..tables import standings_table
 from .cached import (
@@ -30,8 +30,10 @@ def _public_tournament(slug: str) -> Tournament:
 
 @public_page(no_results)
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.filter(public_pages=True)
-    return render(request, "public/home.html", {"tournaments": tournaments})
+    """The evenings with public pages; a server for many clubs lists its Vereine too."""
+    tournaments = Tournament.objects.filter(public_pages=True).select_related("verein")
+    vereine = list(Verein.objects.all()) if Verein.objects.count() > 1 else []
+    return render(request, "public/home.html", {"tournaments": tournaments, "vereine": vereine})
 
 
 @public_page(results_of_tournament)

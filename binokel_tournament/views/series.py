@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from .. import pages
 from ..charity_forms import SeriesForm
 from ..forms import ResultFileForm
-from ..models import Entrant, Player, Series
+from ..models import Entrant, Player, Series, Verein
+from ..services import tenancy
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.errors import DeskError
 from ..services.money import series as service
@@ -20,18 +21,23 @@ from .cached import public_page, results_of_cups
 from .common import desk_tournament, plain_int
 
 
-def _require_register(request: HttpRequest) -> None:
-    if not can_create_tournament(request.user):
+def _require_register(request: HttpRequest) -> Verein:
+    """The Verein whose register and cups the desk works on: the one chosen, where the
+    account is an organiser."""
+    verein = tenancy.current_verein(request)
+    if verein is None or not can_create_tournament(request.user, verein):
         raise NotAllowed(_("Spielerregister und Cup-Serien verwaltet die Turnierleitung."))
+    return verein
 
 
 @login_required
 def players(request: HttpRequest) -> HttpResponse:
     """The register: search, consent, merge two entries, delete on request."""
-    _require_register(request)
+    verein = _require_register(request)
+    register = Player.objects.filter(verein=verein)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        player = get_object_or_404(Player, pk=plain_int(request.POST.get("player", "")) or 0)
+        player = get_object_or_404(register, pk=plain_int(request.POST.get("player", "")) or 0)
         try:
             if action == "delete":
                 service.delete_player(player, request.user)
@@ -39,7 +45,9 @@ def players(request: HttpRequest) -> HttpResponse:
             elif action == "consent":
                 service.set_consent(player, request.POST.get("consent") == "1", request.user)
             elif action == "merge":
-                other = get_object_or_404(Player, pk=plain_int(request.POST.get("other", "")) or 0)
+                other = get_object_or_404(
+                    register, pk=plain_int(request.POST.get("other", "")) or 0
+                )
                 service.merge_players(player, other, request.user)
                 messages.success(request, _("Zusammengeführt."))
             elif action == "split":
@@ -50,7 +58,9 @@ def players(request: HttpRequest) -> HttpResponse:
         return redirect("desk:players")
     query = request.GET.get("q", "")[:60]
     return render(
-        request, "desk/players.html", {"rows": service.register_rows(query), "query": query}
+        request,
+        "desk/players.html",
+        {"rows": service.register_rows(query, verein=verein), "query": query},
     )
 
 
@@ -84,14 +94,15 @@ def player_links(request: HttpRequest, slug: str) -> HttpResponse:
                 player = None
                 if action == "link":
                     player = get_object_or_404(
-                        Player, pk=plain_int(request.POST.get("player", "")) or 0
+                        Player.objects.filter(verein=t.verein),
+                        pk=plain_int(request.POST.get("player", "")) or 0,
                     )
                 service.link_player(entrant, player, request.user, partner=partner)
         except DeskError as exc:
             messages.error(request, exc.message)
         return redirect(f"{request.path}#e{entrant.start_number}")
     rows = []
-    index = service.RegisterIndex()
+    index = service.RegisterIndex(t.verein)
     for e in t.entrants.select_related("player", "partner_player").order_by("start_number"):
         people = [(False, e.name, e.player)]
         if e.partner:
@@ -129,22 +140,24 @@ def link_summary_text(summary: service.LinkSummary) -> str:
 def player_suggestions(request: HttpRequest, slug: str) -> HttpResponse:
     """While the desk types a name at registration: the register's players of that name
     (htmx). Choosing one links the new entrant to that player."""
-    desk_tournament(request, slug, Action.REGISTER)
+    t = desk_tournament(request, slug, Action.REGISTER)
     field = "partner_player" if request.GET.get("for") == "partner" else "player"
     typed = request.GET.get("partner" if field == "partner_player" else "name", "")[:120]
     return render(
         request,
         "desk/_player_suggestions.html",
-        {"players": service.suggestions(typed), "field": field},
+        {"players": service.suggestions(typed, verein=t.verein), "field": field},
     )
 
 
 @login_required
 def series_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        _require_register(request)
+        verein = _require_register(request)
         try:
-            created = service.create_series(request.POST.get("name", "")[:200], request.user)
+            created = service.create_series(
+                request.POST.get("name", "")[:200], request.user, verein=verein
+            )
         except DeskError as exc:
             messages.error(request, exc.message)
             return redirect("desk:series_list")
@@ -152,17 +165,22 @@ def series_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "desk/series_list.html",
-        {"series": Series.objects.all(), "can_edit": can_create_tournament(request.user)},
+        {
+            "series": Series.objects.filter(verein=tenancy.current_verein(request)),
+            "can_edit": can_create_tournament(request.user, tenancy.current_verein(request)),
+        },
     )
 
 
 @login_required
 def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
-    mine = tournaments_of(request.user)
+    series = get_object_or_404(Series, slug=slug)  # within the desk's scope (its Vereine)
+    mine = tournaments_of(request.user).filter(verein=series.verein)
+    can_edit = can_create_tournament(request.user, series.verein)
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if action:
-        _require_register(request)
+        if not can_edit:
+            raise NotAllowed(_("Spielerregister und Cup-Serien verwaltet die Turnierleitung."))
         return _series_action(request, series, action)
     form = SeriesForm(
         request.POST if request.method == "POST" else None,
@@ -170,7 +188,8 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
         tournaments=(mine | series.tournaments.all()).distinct(),
     )
     if request.method == "POST":
-        _require_register(request)
+        if not can_edit:
+            raise NotAllowed(_("Spielerregister und Cup-Serien verwaltet die Turnierleitung."))
         if form.is_valid():
             fields = {
                 k: form.cleaned_data[k]
@@ -200,7 +219,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "merged": service.merged_in(series),
             "form": form,
             "file_form": ResultFileForm(),
-            "can_edit": can_create_tournament(request.user),
+            "can_edit": can_edit,
         },
     )
 
@@ -210,7 +229,10 @@ def _series_action(request: HttpRequest, series: Series, action: str) -> HttpRes
     the same person (merge), two people (keep apart), undo a merge (split); all audited."""
 
     def player(name: str) -> Player:
-        return get_object_or_404(Player, pk=plain_int(request.POST.get(name, "")) or 0)
+        return get_object_or_404(
+            Player.objects.filter(verein=series.verein),
+            pk=plain_int(request.POST.get(name, "")) or 0,
+        )
 
     try:
         if action == "add_file":

@@ -15,6 +15,7 @@ from ..forms import (
     TournamentForm,
 )
 from ..models import Tournament
+from ..services import tenancy
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.evening import pace, registration, seating
 from ..services.money import charity
@@ -28,9 +29,13 @@ SETTINGS_FIELDS = tuple(TournamentForm.Meta.fields)
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    """The tournaments this account belongs to (and nothing else)."""
+    """The tournaments this account belongs to (and nothing else), of the Verein it works
+    in."""
+    verein = tenancy.current_verein(request)
     tournaments = tournaments_of(request.user)
-    can_create = can_create_tournament(request.user)
+    if verein is not None:
+        tournaments = tournaments.filter(verein=verein)
+    can_create = can_create_tournament(request.user, verein) if verein else False
     if len(tournaments[:2]) == 1 and "alle" not in request.GET:
         return redirect("desk:dashboard", slug=tournaments.get().slug)
     return render(
@@ -47,7 +52,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    if not can_create_tournament(request.user):
+    verein = tenancy.current_verein(request)
+    if verein is None and can_create_tournament(request.user):
+        verein = tenancy.default_verein()  # a new laptop: its first tournament makes it
+    if verein is None or not can_create_tournament(request.user, verein):
         raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -55,6 +63,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["name"],
             modes=form.cleaned_data["competitions"],
             creator=request.user,
+            verein=verein,
             rules_json=form.rule_overrides(),
             **{k: form.cleaned_data[k] for k in SETTINGS_FIELDS if k != "name"},
         )

@@ -46,7 +46,7 @@ def public_urls(t: Tournament) -> list[str]:
     series = Series.objects.get_or_create(slug="cup-a11y", defaults={"name": "Cup"})[0]
     series.tournaments.add(t)
     values = {"slug": t.slug, "mode": "singles", "token": link.token}
-    special = {"public:series": {"slug": series.slug}}
+    special = {"public:series": {"slug": series.slug}, "public:verein": {"slug": t.verein.slug}}
     urls = []
     for name, keywords in public_routes():
         kwargs = {}

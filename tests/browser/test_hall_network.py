@@ -15,6 +15,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -97,6 +98,26 @@ class Hall:
         ip("netns", "exec", self.namespace, "ip", "link", "set", self.phone_link,
            "up" if up else "down")  # fmt: skip
 
+    def reachable(self) -> None:
+        """Wait (bounded) until the hall address answers from inside the phone's namespace: a
+        link just set up may still drop the first packets, which is the network's start, not
+        what the test is about."""
+        probe = (
+            "import sys, time, urllib.request, urllib.error\n"
+            "deadline = time.monotonic() + 30\n"
+            "while True:\n"
+            "    try:\n"
+            "        urllib.request.urlopen(sys.argv[1], timeout=5).close(); break\n"
+            "    except urllib.error.HTTPError: break\n"
+            "    except OSError:\n"
+            "        if time.monotonic() > deadline: raise\n"
+            "        time.sleep(0.2)\n"
+        )
+        subprocess.run(
+            ["ip", "netns", "exec", self.namespace, sys.executable, "-c", probe, f"{self.url}/"],
+            check=True, capture_output=True, timeout=60,
+        )  # fmt: skip
+
 
 @pytest.fixture
 def hall(live_server, settings) -> Iterator[Hall]:  # type: ignore[no-untyped-def]
@@ -126,7 +147,9 @@ def hall(live_server, settings) -> Iterator[Hall]:  # type: ignore[no-untyped-de
             ip("netns", "exec", namespace, "ip", *args)
         forwarder = Forwarder((host_ip, 0), (target_host, int(target_port)))
         port = forwarder.server.getsockname()[1]
-        yield Hall(namespace, phone_link, f"http://{host_ip}:{port}")
+        hall = Hall(namespace, phone_link, f"http://{host_ip}:{port}")
+        hall.reachable()
+        yield hall
     finally:
         if forwarder is not None:
             forwarder.stop()
@@ -136,7 +159,9 @@ def hall(live_server, settings) -> Iterator[Hall]:  # type: ignore[no-untyped-de
 
 @pytest.fixture
 def phone_in_hall(browser, hall, tmp_path):  # type: ignore[no-untyped-def]
-    """Debian's chromium, started inside the phone's network namespace."""
+    """Debian's chromium, started inside the phone's network namespace. What went wrong on the
+    way (a failed request, an error status, a script error) is noted in ``page.troubles`` and
+    shown when a wait fails."""
     wrapper = Path(tmp_path) / "chromium-in-hall"
     wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {hall.namespace} {CHROMIUM} "$@"\n')
     wrapper.chmod(0o755)
@@ -144,23 +169,32 @@ def phone_in_hall(browser, hall, tmp_path):  # type: ignore[no-untyped-def]
         executable_path=str(wrapper), headless=True, args=LAUNCH_ARGS
     )
     context, page = phone(phone_browser)
+    troubles: list[str] = []
+    page.on("requestfailed", lambda r: troubles.append(f"failed {r.url}: {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and troubles.append(f"{r.status} {r.url}"))
+    page.on("pageerror", lambda e: troubles.append(f"script error: {e}"))
+    page.on("console", lambda m: m.type == "error" and troubles.append(f"console: {m.text}"))
+    page.troubles = troubles
     yield page
     context.close()
     phone_browser.close()
 
 
-def open_again(page, url: str) -> None:
-    """Open the page again once the Wi-Fi is back (the first try may still meet the change of
-    network; a state to wait for, bounded)."""
+def open_table(page, url: str) -> None:
+    """Open the table's page and wait until it is ready. A try that meets the network's change
+    (the link just set up, the Wi-Fi just back) is tried again, bounded; what each failed try
+    met is shown if none succeeds."""
     deadline = time.monotonic() + STATE_TIMEOUT_MS / 1000
     while True:
         try:
             page.goto(url)
-            page.wait_for_selector("#table-app[data-ready='1']")
+            page.wait_for_selector("#table-app[data-ready='1']", timeout=STATE_TIMEOUT_MS // 3)
             return
-        except PlaywrightError:
+        except PlaywrightError as exc:
             if time.monotonic() > deadline:
-                raise
+                raise AssertionError(
+                    f"the table's page never became ready: {exc}; on the way: {page.troubles}"
+                ) from None
             time.sleep(0.5)
 
 
@@ -168,8 +202,7 @@ def test_a_phone_on_the_halls_address_reloads_offline_and_loses_nothing(hall, ph
     table = phone_table()
     page = phone_in_hall
     url = f"{hall.url}/tisch/{table.entry_token}/"
-    page.goto(url)
-    page.wait_for_selector("#table-app[data-ready='1']")
+    open_table(page, url)
     # the premise: a LAN address over http is no secure context, so no service worker
     assert page.evaluate("window.isSecureContext") is False
     assert page.evaluate("'serviceWorker' in navigator") is False
@@ -196,7 +229,7 @@ def test_a_phone_on_the_halls_address_reloads_offline_and_loses_nothing(hall, ph
         page.screenshot(path=str(artifact("hall-phone-reload-offline-390.png")))
 
     hall.wifi(up=True)  # back online: a reload brings everything back and sends it
-    open_again(page, url)
+    open_table(page, url)
     with explained(page, PHONE_STATE, "every game sent after the reload"):
         page.wait_for_function(ALL_SENT)
     sheet = ScoreSheet.objects.get(table=table)

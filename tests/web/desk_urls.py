@@ -362,6 +362,9 @@ DESK_URLS: list[DeskUrl] = [
         note="link every clear name",
     ),
     DeskUrl("player_suggestions", "GET", Action.REGISTER, query=("name", "partner", "for")),
+    DeskUrl(
+        "verein_choose", "POST", None, args=lambda t: [], data=lambda t: {"verein": t.verein_id}
+    ),
     DeskUrl("players", "GET", None, args=lambda t: [], query=("q",)),
     DeskUrl("series_list", "GET", None, args=lambda t: []),
     DeskUrl("series_list", "POST", None, args=lambda t: [], data=lambda t: {"name": "Cup"}),

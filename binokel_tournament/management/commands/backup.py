@@ -3,14 +3,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...services.server.backup import backup_bytes, write_atomically
 from ..common import resolve_tournament
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Write the whole tournament (rule set, competitions, entrants, plans, score sheets with "
         "their versions, audit log, members) as one JSON document."

@@ -5,12 +5,12 @@ import signal
 import threading
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from binokel_tournament.management.base import SystemCommand
 
 from ...services.server.backup import backup_process_loop
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "The hall server's backup writer (started by `manage.py hall`): first the backups of "
         "what changed since the newest ones (after a crash), then, at a lower CPU priority, "

@@ -4,9 +4,12 @@ import time
 from typing import Any
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from binokel_tournament.management.base import SystemCommand
+
+from ...services import tenancy
 from ...services.demo import (
     DEMO_PAIRS,
     DEMO_SINGLES,
@@ -19,7 +22,7 @@ from ...services.members import DEMO_PASSWORD
 from ..common import ensure_database
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Create (idempotently) the demo tournament: 46 individuals (one 4-table with a sitting-out "
         "dealer per round) and 12 pairs, seating for 3 rounds, rounds 1-2 scored from really "
@@ -47,6 +50,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dump", metavar="FILE", help="also write the demo data as a JSON fixture"
         )
+        parser.add_argument(
+            "--verein", metavar="SLUG", help="the Verein it goes into (default: the one)"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         ensure_database(self.stdout)
@@ -61,6 +67,7 @@ class Command(BaseCommand):
                 opts["seed"],
                 slug=slug,
                 name=demo_name(singles, pairs),
+                verein=tenancy.verein_by_slug(opts["verein"]) if opts["verein"] else None,
             )
         except DeskError as exc:
             raise CommandError(exc.message) from exc

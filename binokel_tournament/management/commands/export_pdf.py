@@ -4,8 +4,10 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...exports import PDF_EXPORTERS, ExportError, ExportOptions
 from ...models import Mode
@@ -25,7 +27,7 @@ def _table_numbers(text: str | None) -> tuple[int, ...]:
         ) from exc
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Write a PDF: seating plan, table cards, score sheets (of a round, or of every round), "
         "standings (after round N) or certificates."

@@ -3,14 +3,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...exports import ExportError
 from ...exports.result_file import KINDS, ResultFileExporter
 from ..common import resolve_tournament, write_export
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Write the evening's open result file (binokel-result, docs/result-format.md): its "
         "invitation, its entries or its results with every game."

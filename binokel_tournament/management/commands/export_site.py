@@ -3,14 +3,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...exports.site import write_site
 from ...models import Tournament
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Write a static website (index.html first): standings (final and per round), "
         "categories and clubs, prizes, statistics and series — of one tournament, or of every "

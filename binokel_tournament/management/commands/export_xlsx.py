@@ -3,13 +3,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...exports import ExportError, ExportOptions, RankingsWorkbookExporter
 from ..common import resolve_tournament, write_export
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = "Write the rankings workbook (.xlsx): every competition, all games, the entrants."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -16,9 +16,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import connections
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...models import Membership, Role
 from ...services.members import DEMO_PASSWORD
@@ -69,7 +71,7 @@ def is_organiser(user: Any) -> bool:
     )
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Serve the desk to the hall's network (gunicorn + WhiteNoise, DEBUG off) and print "
         "the addresses phones can use. Refuses while an account has the demo password."

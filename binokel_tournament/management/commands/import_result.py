@@ -3,15 +3,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...services.errors import DeskError
 from ...services.imports import import_result
 from ..common import ensure_database
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Take in a binokel-result file (docs/result-format.md): an entries file registers its "
         "players, a results file becomes a finished, read-only evening, an invitation makes "

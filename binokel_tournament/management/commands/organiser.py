@@ -5,17 +5,21 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from binokel_tournament.management.base import SystemCommand
+
 from ...models import Membership, Role, Tournament
+from ...services import tenancy
 from ...services.access import CREATE_TOURNAMENT_PERMISSION
+from ...services.errors import DeskError
 from ..common import ensure_database
 from ..passwords import ask_new_password, checked, password_from_file
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Create (or update) an organiser account for a new installation: it may create "
         "tournaments and becomes organiser of the tournaments named. Asks for the password "
@@ -33,6 +37,11 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--all-tournaments", action="store_true", help="organiser of every tournament"
+        )
+        parser.add_argument(
+            "--verein",
+            metavar="SLUG",
+            help="make the account organiser of this Verein (default: the installation's one)",
         )
         parser.add_argument(
             "--password-file",
@@ -67,8 +76,19 @@ class Command(BaseCommand):
             raise CommandError(
                 _("Kein Terminal, um nach dem Passwort zu fragen: --password-file DATEI angeben.")
             )
+        try:  # without --verein as before Vereine: the installation's one (a laptop)
+            verein = (
+                tenancy.verein_by_slug(opts["verein"])
+                if opts["verein"]
+                else tenancy.default_verein()
+            )
+        except DeskError as exc:
+            raise CommandError(exc.message) from exc
         slugs = list(opts["tournament"])
-        tournaments = list(Tournament.objects.all()) if opts["all_tournaments"] else []
+        everything = Tournament.objects.filter(verein=verein) if opts["verein"] else None
+        if everything is None:
+            everything = Tournament.objects.all()
+        tournaments = list(everything) if opts["all_tournaments"] else []
         for slug in slugs:
             found = Tournament.objects.filter(slug=slug).first()
             if found is None:
@@ -87,6 +107,8 @@ class Command(BaseCommand):
                 Membership.objects.update_or_create(
                     tournament=tournament, user=user, defaults={"role": Role.ORGANISER}
                 )
+            if opts["verein"]:  # its roles apply to all the Verein's tournaments
+                tenancy.set_member(verein, user, Role.ORGANISER, None)
         verb = _("angelegt") if created else _("aktualisiert")
         names = ", ".join(t.slug for t in tournaments) or "-"
         self.stdout.write(
@@ -96,3 +118,8 @@ class Command(BaseCommand):
             )
             % {"name": username, "verb": verb, "names": names}
         )
+        if opts["verein"]:
+            self.stdout.write(
+                _("Turnierleitung des Vereins „%(verein)s“ (%(slug)s)")
+                % {"verein": verein.name, "slug": verein.slug}
+            )

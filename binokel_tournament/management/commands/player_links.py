@@ -11,14 +11,16 @@ import json
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...services.evening.players import ensure_links
 from ...services.server.public_links import personal_url
 from ..common import add_base_url_argument, checked_base_url, resolve_tournament
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = "Print every player's own link as JSON (made where missing)."
 
     def add_arguments(self, parser: CommandParser) -> None:

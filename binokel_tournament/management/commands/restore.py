@@ -3,15 +3,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...services.errors import DeskError
 from ...services.server.backup import restore
 from ..common import ensure_database
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Bring a tournament backup (from 'backup', the desk, or the automatic backups in "
         "BACKUP_DIR) into this database, empty or not. Accounts the backup names are created "

@@ -2,15 +2,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...models import Membership, Role, Round, ScoreSheet, SheetStatus
 from ...services.evening.simulation import simulate_round
 from ..common import resolve_tournament
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = "Fill a round's missing score sheets with results from really dealt hands."
 
     def add_arguments(self, parser: CommandParser) -> None:

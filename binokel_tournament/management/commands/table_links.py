@@ -10,15 +10,17 @@ import json
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...models import Round
 from ...services.server.public_links import table_url
 from ..common import add_base_url_argument, checked_base_url, resolve_tournament
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = "Print every table's phone link of a round as JSON."
 
     def add_arguments(self, parser: CommandParser) -> None:

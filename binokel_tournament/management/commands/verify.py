@@ -4,8 +4,10 @@ import hashlib
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import ngettext
+
+from binokel_tournament.management.base import SystemCommand
 
 from ...models import Game, PartyResult, ScoreSheet, Tournament
 from ...services.server.integrity import rescore_mismatches
@@ -17,7 +19,7 @@ def entries_digest(entries: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()[:16]
 
 
-class Command(BaseCommand):
+class Command(SystemCommand):
     help = (
         "Check every tournament (or one) after a crash or a restore: every stored game "
         "re-scored by the engine gives its stored points, and every sheet's stored games are "

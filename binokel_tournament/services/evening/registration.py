@@ -28,7 +28,9 @@ from ...models import (
     ScoreSheet,
     Seat,
     Tournament,
+    Verein,
 )
+from .. import tenancy
 from ..access import Action, Actor, account_id, require, require_create_tournament
 from ..audit import audit_entry, log_action, log_many
 from ..errors import DeskError, engine_error_text
@@ -37,7 +39,14 @@ from ..names import fold, folded_name
 # Desk addresses beside the tournaments' own (/desk/neu/ ...): no tournament may take one as
 # its short name, or its pages could not be reached (tests check this list against the URLs).
 RESERVED_SLUGS = frozenset(
-    {"neu", "sicherung-einspielen", "ergebnisdatei-einlesen", "spielerregister", "cup-serien"}
+    {
+        "neu",
+        "sicherung-einspielen",
+        "ergebnisdatei-einlesen",
+        "spielerregister",
+        "cup-serien",
+        "verein",
+    }
 )
 
 
@@ -49,13 +58,17 @@ def create_tournament(
     creator: Actor = None,
     **fields: object,
 ) -> Tournament:
-    """A new tournament; its ``creator`` (an account allowed to create tournaments) becomes
-    its organiser."""
+    """A new tournament of ``verein`` (a field; by default the creator's one Verein, or the
+    installation's); its ``creator`` (an organiser of that Verein) becomes its organiser."""
+    verein = fields.pop("verein", None) or tenancy.verein_for_new(creator)
+    assert isinstance(verein, Verein)
     if creator is not None:
-        require_create_tournament(creator)
+        require_create_tournament(creator, verein)
+    fields["verein"] = verein
     base = slug or slugify(name) or "turnier"
     candidate, n = base, 1
-    while candidate in RESERVED_SLUGS or Tournament.objects.filter(slug=candidate).exists():
+    taken = Tournament.across_vereine  # a slug is the tournament's address on the server
+    while candidate in RESERVED_SLUGS or taken.filter(slug=candidate).exists():
         n += 1
         candidate = f"{base}-{n}"
     with transaction.atomic():

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -26,7 +26,8 @@ from charity.series import (
     series_ranking,
 )
 
-from ...models import Entrant, Mode, Player, Series, Tournament
+from ...models import Entrant, Mode, Player, Series, Tournament, Verein
+from .. import tenancy
 from ..access import Action, Actor, require, require_create_tournament
 from ..audit import log_action
 from ..errors import DeskError
@@ -43,9 +44,10 @@ class RegisterIndex:
     and ä/ae do not matter), read once: a page that looks up every entrant of a tournament
     asks it, not the database once per name."""
 
-    def __init__(self) -> None:
+    def __init__(self, verein: Verein | None = None) -> None:
         self.by_key: dict[str, list[Player]] = {}
-        for player in Player.objects.only("name", "club", "consent").order_by("name", "club", "id"):
+        players = _register(verein).only("name", "club", "consent").order_by("name", "club", "id")
+        for player in players:
             self.by_key.setdefault(folded_name(player.name), []).append(player)
 
     def candidates(self, name: str, limit: int = 5) -> list[Player]:
@@ -54,7 +56,12 @@ class RegisterIndex:
         return self.by_key.get(key, [])[:limit] if key else []
 
 
-def suggestions(typed: str, limit: int = SUGGESTIONS) -> list[Player]:
+def _register(verein: Verein | None) -> QuerySet[Player]:
+    """A Verein's register (None: what the scope sees -- the system sees every Verein's)."""
+    return Player.objects.all() if verein is None else Player.objects.filter(verein=verein)
+
+
+def suggestions(typed: str, limit: int = SUGGESTIONS, verein: Verein | None = None) -> list[Player]:
     """Players whose name holds every word typed so far (folded): what the registration
     form offers while the desk types a name. Exact names first, then the others, players of
     one name together. Asked on every pause in typing: the register is read as ids and
@@ -65,7 +72,7 @@ def suggestions(typed: str, limit: int = SUGGESTIONS) -> list[Player]:
         return []
     words = folded.split()
     by_key: dict[str, list[int]] = {}
-    for pk, name in Player.objects.order_by("name", "club", "id").values_list("id", "name"):
+    for pk, name in _register(verein).order_by("name", "club", "id").values_list("id", "name"):
         by_key.setdefault(folded_name(name), []).append(pk)
     found = [
         pk
@@ -78,9 +85,9 @@ def suggestions(typed: str, limit: int = SUGGESTIONS) -> list[Player]:
     return [players[pk] for pk in chosen if pk in players]  # one may be gone since
 
 
-def candidates(name: str, limit: int = 5) -> list[Player]:
+def candidates(name: str, limit: int = 5, verein: Verein | None = None) -> list[Player]:
     """Players of the register with this name (case, spaces, accents, ß/ss aside)."""
-    return RegisterIndex().candidates(name, limit)
+    return RegisterIndex(verein).candidates(name, limit)
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ def link_all(tournament: Tournament, user: Actor, *, create_new: bool) -> LinkSu
 
 
 def _link_all(tournament: Tournament, user: Actor, create_new: bool) -> LinkSummary:
-    index = RegisterIndex()
+    index = RegisterIndex(tournament.verein)
     entrants = list(tournament.entrants.order_by("start_number"))
     used = {e.player_id for e in entrants} | {e.partner_player_id for e in entrants}
     open_people = [
@@ -139,7 +146,7 @@ def _link_all(tournament: Tournament, user: Actor, create_new: bool) -> LinkSumm
 def link_chosen(entrant: Entrant, player_id: int, user: Actor, *, partner: bool = False) -> bool:
     """Link the entrant (or partner) to the register's player ``player_id``, chosen at
     registration; False when that entry has been deleted meanwhile."""
-    player = Player.objects.filter(pk=player_id).first()
+    player = Player.objects.filter(pk=player_id, verein=entrant.tournament.verein).first()
     if player is None:
         return False
     link_player(entrant, player, user, partner=partner)
@@ -171,7 +178,11 @@ def link_player(
             name = fresh.partner if partner else fresh.name
             if not name:
                 raise DeskError(_("Dieses Paar hat keinen Partner eingetragen."))
-            player = Player.objects.create(name=name, club=fresh.club)
+            player = Player.objects.create(
+                verein_id=entrant.tournament.verein_id, name=name, club=fresh.club
+            )
+        elif player.verein_id != entrant.tournament.verein_id:
+            raise DeskError(_("Dieser Eintrag gehört zum Spielerregister eines anderen Vereins."))
         _store_link(fresh, player, user, partner)
     entrant.player_id, entrant.partner_player_id = fresh.player_id, fresh.partner_player_id
     return player
@@ -182,14 +193,14 @@ def unlink_player(entrant: Entrant, user: Actor, *, partner: bool = False) -> No
     _store_link(entrant, None, user, partner)
 
 
-def roots() -> dict[int, int]:
+def roots(verein: Verein | None = None) -> dict[int, int]:
     """Every register entry's person: itself, or the entry it was found to be the same
     person as (followed to its end; one query)."""
     into: dict[int, int] = {
         pk: target
-        for pk, target in Player.objects.filter(merged_into__isnull=False).values_list(
-            "pk", "merged_into"
-        )
+        for pk, target in _register(verein)
+        .filter(merged_into__isnull=False)
+        .values_list("pk", "merged_into")
         if target is not None
     }
 
@@ -206,8 +217,10 @@ def roots() -> dict[int, int]:
 def merge_players(keep: Player, other: Player, user: Actor) -> Player:
     """The same person twice in the register: ``other`` counts as ``keep`` from now on (cups
     add their evenings up as one). Nothing is moved, so ``split_player`` undoes it."""
-    require_create_tournament(user)
-    person = roots()
+    require_create_tournament(user, keep.verein)
+    if keep.verein_id != other.verein_id:
+        raise DeskError(_("Zusammenführen lassen sich nur Einträge desselben Registers."))
+    person = roots(keep.verein)
     if person.get(keep.pk, keep.pk) == person.get(other.pk, other.pk):
         raise DeskError(_("Zum Zusammenführen bitte zwei verschiedene Personen wählen."))
     target = Player.objects.get(pk=person.get(keep.pk, keep.pk))
@@ -228,7 +241,7 @@ def merge_players(keep: Player, other: Player, user: Actor) -> Player:
 def split_player(player: Player, user: Actor) -> None:
     """Undo a merge: the entry is a person of its own again (and is not offered again as
     the same person as the one it was merged into)."""
-    require_create_tournament(user)
+    require_create_tournament(user, player.verein)
     if player.merged_into_id is None:
         return
     with transaction.atomic():
@@ -248,28 +261,32 @@ def split_player(player: Player, user: Actor) -> None:
 
 def keep_apart(player: Player, other: Player, user: Actor) -> None:
     """Two entries are two people (one name, two people): never offered as one again."""
-    require_create_tournament(user)
+    require_create_tournament(user, player.verein)
+    if player.verein_id != other.verein_id:
+        raise DeskError(_("Zusammenführen lassen sich nur Einträge desselben Registers."))
     player.distinct_from.add(other)
     log_action(None, user, "player.distinct", player, None, {"other": str(other.uid)})
 
 
 def delete_player(player: Player, user: Actor) -> None:
     """Deletion on request: the register entry goes, the entrants keep their names."""
-    require_create_tournament(user)
+    require_create_tournament(user, player.verein)
     log_action(None, user, "player.delete", player, {"uid": str(player.uid)}, None)
     player.delete()
 
 
 def set_consent(player: Player, consent: bool, user: Actor) -> None:
-    require_create_tournament(user)
+    require_create_tournament(user, player.verein)
     player.consent = consent
     player.save(update_fields=["consent"])
     log_action(None, user, "player.consent", player, None, {"consent": consent})
 
 
-def register_rows(query: str = "", limit: int = 200) -> list[tuple[Player, int]]:
+def register_rows(
+    query: str = "", limit: int = 200, verein: Verein | None = None
+) -> list[tuple[Player, int]]:
     """Players (with their number of entries), filtered by a name or club."""
-    players = Player.objects.select_related("merged_into")
+    players = _register(verein).select_related("merged_into")
     if query.strip():
         q = query.strip()[:60]
         players = players.filter(Q(name__icontains=q) | Q(club__icontains=q))
@@ -292,17 +309,19 @@ def series_rule(series: Series) -> SeriesRule:
     return SeriesRule(SeriesMethod(series.method), series.best, cup, series.require_all)
 
 
-def create_series(name: str, user: Actor, **fields: object) -> Series:
-    require_create_tournament(user)
+def create_series(name: str, user: Actor, verein: Verein | None = None, **fields: object) -> Series:
+    """A new cup of ``verein`` (by default the creator's one Verein, or the installation's)."""
+    verein = verein or tenancy.verein_for_new(user)
+    require_create_tournament(user, verein)
     name = name.strip()
     if not name:
         raise DeskError(_("Bitte einen Namen angeben."), "name")
     base = slugify(name) or "cup"
     slug, n = base, 1
-    while Series.objects.filter(slug=slug).exists():
+    while Series.across_vereine.filter(slug=slug).exists():  # its public address
         n += 1
         slug = f"{base}-{n}"
-    series = Series.objects.create(name=name, slug=slug, **fields)
+    series = Series.objects.create(verein=verein, name=name, slug=slug, **fields)
     log_action(None, user, "series.create", series, None, {"name": name})
     return series
 
@@ -310,8 +329,10 @@ def create_series(name: str, user: Actor, **fields: object) -> Series:
 def update_series(
     series: Series, user: Actor, fields: dict[str, object], tournaments: list[Tournament]
 ) -> Series:
-    require_create_tournament(user)
+    require_create_tournament(user, series.verein)
     for t in tournaments:
+        if t.verein_id != series.verein_id:  # a district's cup takes its own copies
+            raise DeskError(_("„%(name)s“ gehört einem anderen Verein.") % {"name": t.name})
         if t not in set(series.tournaments.all()):
             require(user, t, Action.VIEW)  # only tournaments one belongs to can be added
     with transaction.atomic():
@@ -375,7 +396,7 @@ def _evenings(
     start number per evening."""
     pairs = series.mode == Mode.PAIRS
     tournaments = sorted(series.tournaments.all(), key=lambda t: (t.date is None, t.date, t.name))
-    person = roots()
+    person = roots(series.verein)
     evenings: list[list[EveningResult]] = []
     unlinked = 0
     declined: set[PlayerKey] = set()  # said "not my name on public pages" on an evening
@@ -427,9 +448,9 @@ def add_result_file(series: Series, data: bytes, user: Actor) -> Tournament:
     by name where that is clear; the rest becomes new entries, offered below as candidates."""
     from ..imports import ResultRefused, import_result
 
-    require_create_tournament(user)
+    require_create_tournament(user, series.verein)
     with transaction.atomic():
-        done = import_result(data, user)
+        done = import_result(data, user, verein=series.verein)
         if done.kind != "results":
             raise ResultRefused(_("Für einen Cup bitte eine Ergebnisdatei mit Ergebnissen."))
         series.tournaments.add(done.tournament)
@@ -481,7 +502,7 @@ class Candidate:
 def candidates_in(series: Series) -> list[Candidate]:
     """Entries of the cup's evenings with names spelled alike and the same club (or one
     without a club) or evenings in the same town, not yet decided: same person or two."""
-    person = roots()
+    person = roots(series.verein)
     towns: dict[int, set[str]] = {}
     evenings: Counter[int] = Counter()
     for entrant in Entrant.objects.filter(tournament__in=series.tournaments.all()).select_related(
@@ -623,7 +644,7 @@ def my_seasons(entrant: Entrant) -> list[MySeason]:
     out = []
     for series in entrant.tournament.series.filter(mode=entrant.competition.mode):
         tournaments, evenings, _u, _d, _n = _evenings(series)
-        key = evening_key(entrant, pairs, roots())
+        key = evening_key(entrant, pairs, roots(series.verein))
         rows = {r.player: r for r in series_ranking(evenings, series_rule(series))}
         row = rows.get(key)
         if row is None:

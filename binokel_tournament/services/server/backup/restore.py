@@ -36,6 +36,7 @@ from ....models import (
     Table,
     TableEntry,
     Tournament,
+    Verein,
     WaitingRegistration,
     new_entry_token,
     new_event_id,
@@ -85,17 +86,23 @@ def restore(
     slug: str | None = None,
     user: Actor = None,
     create_users: bool = True,
+    verein: Verein | None = None,
 ) -> RestoreResult:
     """Bring a backup into this database as a new tournament (under its own slug or ``slug``).
     Accounts the backup names are created with their password hash when ``create_users``
     (the command line); from the desk (``create_users=False``) only existing accounts become
-    members, and the uploading organiser becomes organiser of the restored tournament."""
+    members, and the uploading organiser becomes organiser of the restored tournament. The
+    tournament goes into ``verein`` (by default the account's one Verein, or the
+    installation's); its register entries are that Verein's."""
+    from ... import tenancy  # (tenancy audits; the audit log schedules backups)
+
+    into = verein or tenancy.verein_for_new(user)
     if user is not None:
-        require_create_tournament(user)
+        require_create_tournament(user, into)
     document = read_document(data) if isinstance(data, bytes) else data
     try:
         with transaction.atomic():
-            result = _restore(document, slug, user, create_users)
+            result = _restore(document, slug, user, create_users, into)
             problems = rescore_mismatches(result.tournament, limit=3)
             if problems:
                 raise BackupError(
@@ -114,7 +121,7 @@ def restore(
 
 
 def _restore(
-    doc: dict[str, Any], slug: str | None, user: Actor, create_users: bool
+    doc: dict[str, Any], slug: str | None, user: Actor, create_users: bool, verein: Verein
 ) -> RestoreResult:
     """The document into the database, part by part (inside the caller's transaction)."""
     slug = _checked_slug(slug or str(doc["tournament"]["slug"]))
@@ -123,7 +130,7 @@ def _restore(
     def account(name: Any) -> Any:
         return accounts.get(str(name)) if name is not None else None
 
-    t = _restore_tournament(doc["tournament"], slug)
+    t = _restore_tournament(doc["tournament"], slug, verein)
     competitions = {}
     for entry in doc["competitions"]:
         c = _build(Competition, entry, (), tournament=t)
@@ -156,7 +163,7 @@ def _checked_slug(slug: str) -> str:
             _("„%(slug)s“ ist kein gültiger Kurzname (Buchstaben, Ziffern, - und _).")
             % {"slug": slug[:80]}
         ) from exc
-    if Tournament.objects.filter(slug=slug).exists():
+    if Tournament.across_vereine.filter(slug=slug).exists():  # its address on the server
         raise BackupError(
             _(
                 "Es gibt schon ein Turnier mit dem Kurznamen „%(slug)s“. Bitte unter einem "
@@ -192,15 +199,16 @@ def _restore_accounts(entries: list[Any], create: bool) -> tuple[dict[str, Any],
     return accounts, created
 
 
-def _restore_tournament(entry: dict[str, Any], slug: str) -> Tournament:
+def _restore_tournament(entry: dict[str, Any], slug: str, verein: Verein) -> Tournament:
     imported = entry.get("imported")
     if isinstance(imported, dict):  # written while it was a JSON field: text, in its order
         entry = {**entry, "imported": json.dumps(imported, ensure_ascii=False) if imported else ""}
-    t = _build(Tournament, entry, ())
-    if slug != t.slug and Tournament.objects.filter(name=t.name, date=t.date).exists():
+    t = _build(Tournament, entry, (), verein=verein)
+    here = Tournament.across_vereine.filter(verein=verein)
+    if slug != t.slug and here.filter(name=t.name, date=t.date).exists():
         # a copy beside its original: the list of tournaments tells them apart
         t.name = (_("%(name)s (Kopie %(slug)s)") % {"name": t.name, "slug": slug})[:200]
-    if not t.event_id or Tournament.objects.filter(event_id=t.event_id).exists():
+    if not t.event_id or here.filter(event_id=t.event_id).exists():
         t.event_id = new_event_id()  # a copy beside its original is an evening of its own
     t.slug = slug
     t.full_clean()
@@ -216,23 +224,24 @@ def _restore_entrants(
     doc: dict[str, Any], t: Tournament, competitions: dict[str, Competition]
 ) -> dict[int, Entrant]:
     """The entrants (by start number), linked to the player register: players this
-    installation knows (by uid) stay as they are."""
+    tournament's Verein knows (by uid) stay as they are."""
+    register = Player.across_vereine.filter(verein=t.verein)
     players: dict[str, Player] = {}
     merged: dict[str, str] = {}  # a new entry -> the uid of the entry it is the same person as
     for entry in doc.get("players", []):
         uid = str(entry["uid"])
-        known = Player.objects.filter(uid=uid).first()
+        known = register.filter(uid=uid).first()
         if known is None:
-            known = _build(Player, entry, ("merged_into",))
+            known = _build(Player, entry, ("merged_into",), verein=t.verein)
             known.full_clean()
             known.save()
             if entry.get("merged_into"):
                 merged[uid] = str(entry["merged_into"])
         players[uid] = known
     for uid, into in merged.items():  # the register's decision, where that entry is here
-        target = Player.objects.filter(uid=into).first()
+        target = register.filter(uid=into).first()
         if target is not None:
-            Player.objects.filter(pk=players[uid].pk).update(merged_into=target)
+            register.filter(pk=players[uid].pk).update(merged_into=target)
 
     def player(uid: Any) -> Player | None:
         return players[str(uid)] if uid is not None else None
@@ -424,9 +433,13 @@ def _restore_series(entries: list[Any], t: Tournament, *, as_copy: bool) -> None
     if as_copy:
         return
     for entry in entries:
-        series = Series.objects.filter(slug=str(entry["slug"])).first()
+        series = Series.across_vereine.filter(verein=t.verein, slug=str(entry["slug"])).first()
         if series is None:
-            series = _build(Series, entry, ())
+            series = _build(Series, entry, (), verein=t.verein)
+            base, n = series.slug, 1
+            while Series.across_vereine.filter(slug=series.slug).exists():  # another Verein's
+                n += 1
+                series.slug = f"{base[:75]}-{n}"
             series.full_clean()
             series.save()
         series.tournaments.add(t)

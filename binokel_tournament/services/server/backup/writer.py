@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django_scopes import scopes_disabled
 
 from ....models import AuditLog, ScoreSheet, Tournament
 from . import dump
@@ -322,6 +323,10 @@ class AutoBackups:
     def _run(self) -> None:
         from django.db import connections
 
+        with scopes_disabled():  # a thread of the system: every Verein's tournaments
+            self._loop(connections)
+
+    def _loop(self, connections: Any) -> None:
         while True:
             tournament_id, since = self._next()
             try:
@@ -369,6 +374,7 @@ def mark_pending(tournament_id: int, since: float) -> None:
     write_atomically(pending_folder() / str(tournament_id), repr(since).encode(), durable=False)
 
 
+@scopes_disabled()  # the system's process: every Verein's tournaments
 def backup_process_loop(
     stop: threading.Event, poll: float = 0.5, caught_up: Callable[[], object] | None = None
 ) -> None:
