@@ -80,6 +80,11 @@ class Verein(models.Model):  # type: ignore[django-manager-missing]  # scoped ma
 
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    club_server = models.URLField(
+        _("Vereinsserver"),
+        blank=True,
+        help_text=_("Die Adresse des Vereinsservers, von dem dieser Laptop Anmeldungen holt."),
+    )
     district = models.BooleanField(
         _("Kreis/Verband"),
         default=False,
@@ -851,6 +856,31 @@ class VereinMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.verein} – {self.user} ({self.get_role_display()})"
+
+
+class UploadKey(models.Model):
+    """A Verein's key for its hall laptops (services/club_sync.py): with it a laptop fetches
+    the registrations of the Verein's evenings and sends their results back. Made and revoked
+    by the Verein's organisers; kept as its SHA-256 only (the key itself is shown once)."""
+
+    verein = models.ForeignKey(Verein, on_delete=models.CASCADE, related_name="upload_keys")
+    label = models.CharField(_("Bezeichnung"), max_length=120)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=8, editable=False)  # the key's first letters
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["verein", "-created_at"]
+        verbose_name = _("Schlüssel für den Hallen-Laptop")
+        verbose_name_plural = _("Schlüssel für die Hallen-Laptops")
+
+    def __str__(self) -> str:
+        return f"{self.verein} – {self.label} ({self.hint}…)"
 
 
 class AuditLogIsReadOnly(Exception):

@@ -6,6 +6,7 @@ from .views import (
     audit,
     board,
     charity,
+    club_sync,
     door,
     entrants,
     organiser,
@@ -65,6 +66,7 @@ desk_patterns = (
         path("sicherung-einspielen/", organiser.restore_upload, name="restore_upload"),
         path("ergebnisdatei-einlesen/", organiser.result_upload, name="result_upload"),
         path("verein/", vereine.choose, name="verein_choose"),
+        path("vereinsserver/", club_sync.club_server, name="club_server"),
         path("spielerregister/", series.players, name="players"),
         path("cup-serien/", series.series_list, name="series_list"),
         path("cup-serien/<slug:slug>/", series.series_detail, name="series_detail"),
@@ -208,6 +210,16 @@ table_patterns = (
     "table",
 )
 
+# the club server's API for the Vereine's hall laptops (a key per Verein, no login)
+api_patterns = (
+    [
+        path("abende/", club_sync.api_evenings, name="evenings"),
+        path("abende/<slug:slug>/anmeldungen/", club_sync.api_entries, name="entries"),
+        path("ergebnis/", club_sync.api_result, name="result"),
+    ],
+    "api",
+)
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -215,5 +227,6 @@ urlpatterns = [
     path("abmelden/", auth_views.LogoutView.as_view(), name="logout"),
     path("desk/", include(desk_patterns)),
     path("tisch/", include(table_patterns)),
+    path("api/v1/", include(api_patterns)),
     path("", include(public_patterns)),
 ]

@@ -210,7 +210,8 @@ class Desk:
             timeout=30,
         )
         if reply.status_code != 302:
-            raise RuntimeError(f"login of {username} failed: {reply.status_code}")
+            said = re.findall(r'class="[^"]*error[^"]*"[^>]*>([^<]+)<', reply.text)
+            raise RuntimeError(f"login of {username} failed: {reply.status_code} {said}")
 
     def open_sheet(self, path: str) -> tuple[int, str]:
         """The sheet's stored version and a CSRF token, as the page shows them."""

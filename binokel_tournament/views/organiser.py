@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from ..forms import MemberForm, RestoreForm, ResultFileForm
 from ..models import AuditLog, Membership, Role, Tournament
-from ..services import imports, members, tenancy
+from ..services import club_sync, imports, members, tenancy
 from ..services.access import Action, NotAllowed, can_create_tournament
 from ..services.errors import DeskError
 from ..services.server import backup
@@ -179,10 +179,14 @@ def result_upload(request: HttpRequest) -> HttpResponse:
     if upload.size > imports.MAX_BYTES:
         messages.error(request, _("Die Datei ist zu groß."))
         return redirect(f"{_home()}?alle=1")
+    data, verein = upload.read(), tenancy.current_verein(request)
     try:
-        done = imports.import_result(
-            upload.read(), request.user, verein=tenancy.current_verein(request)
-        )
+        if verein is not None and club_sync.result_of_an_evening_here(data, verein):
+            # the result of an evening registered here, brought on a USB stick: as if sent
+            received = club_sync.receive_result(verein, data, None, user=request.user)
+            messages.success(request, received.message)
+            return redirect("desk:dashboard", slug=received.tournament.slug)
+        done = imports.import_result(data, request.user, verein=verein)
     except (DeskError, NotAllowed) as exc:  # said on the page; nothing was stored
         messages.error(request, exc.message)
         return redirect(f"{_home()}?alle=1")

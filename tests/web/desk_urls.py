@@ -365,6 +365,15 @@ DESK_URLS: list[DeskUrl] = [
     DeskUrl(
         "verein_choose", "POST", None, args=lambda t: [], data=lambda t: {"verein": t.verein_id}
     ),
+    DeskUrl("club_server", "GET", None, args=lambda t: []),
+    DeskUrl(
+        "club_server",
+        "POST",
+        None,
+        args=lambda t: [],
+        data=lambda t: {"action": "make_key", "label": "Laptop"},
+        fields=("action", "label", "server", "secret", "evening", "tournament", "key"),
+    ),
     DeskUrl("players", "GET", None, args=lambda t: [], query=("q",)),
     DeskUrl("series_list", "GET", None, args=lambda t: []),
     DeskUrl("series_list", "POST", None, args=lambda t: [], data=lambda t: {"name": "Cup"}),

@@ -46,6 +46,7 @@ RESERVED_SLUGS = frozenset(
         "spielerregister",
         "cup-serien",
         "verein",
+        "vereinsserver",
     }
 )
 

@@ -376,14 +376,36 @@ def mark_pending(tournament_id: int, since: float) -> None:
 
 @scopes_disabled()  # the system's process: every Verein's tournaments
 def backup_process_loop(
-    stop: threading.Event, poll: float = 0.5, caught_up: Callable[[], object] | None = None
+    stop: threading.Event,
+    poll: float = 0.5,
+    caught_up: Callable[[], object] | None = None,
+    lease_check: float = 10.0,
 ) -> None:
     """Write the backups that the web workers noted, coalescing notes per tournament and
     keeping BACKUP_MIN_INTERVAL between two backups of one tournament, until ``stop``. First,
     after a crash, the tournaments changed since their newest backup; ``caught_up`` is called
     once those are written (the hall lowers the writer's priority then: right after a restart
     the desks and phones come back at once, and the backup of the state before the crash must
-    not wait for them)."""
+    not wait for them). Across app servers one writer holds the lease (``lease.py``); the
+    others wait and take over, starting with what changed since the newest backups."""
+    from .lease import writer_lease
+
+    first = True
+    while not stop.is_set():
+        with writer_lease(stop, poll) as lease:
+            if lease is None:
+                return
+            _write_while_held(stop, lease, poll, caught_up if first else None, lease_check)
+            first = False
+
+
+def _write_while_held(
+    stop: threading.Event,
+    lease: Any,
+    poll: float,
+    caught_up: Callable[[], object] | None,
+    lease_check: float,
+) -> None:
     from django.db import connections
 
     last: dict[int, float] = {}
@@ -404,7 +426,13 @@ def backup_process_loop(
         connections.close_all()
     if caught_up is not None:
         caught_up()
+    checked = time.monotonic()
     while not stop.is_set():
+        if time.monotonic() - checked >= lease_check:
+            if not lease.held():  # e.g. the database restarted: ask for the lease again
+                logger.warning("the backup writer lost its lease; it asks again")
+                return
+            checked = time.monotonic()
         folder = pending_folder()
         notes = sorted(folder.iterdir()) if folder.is_dir() else []
         for note in notes:
