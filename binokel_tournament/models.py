@@ -90,6 +90,14 @@ class Verein(models.Model):  # type: ignore[django-manager-missing]  # scoped ma
         default=False,
         help_text=_("Sein Cup nimmt Abende der Mitgliedsvereine an."),
     )
+    member_of = models.ManyToManyField(
+        "self",
+        symmetrical=False,
+        related_name="member_clubs",
+        blank=True,
+        limit_choices_to={"district": True},
+        verbose_name=_("Mitglied im Kreis/Verband"),
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -856,6 +864,52 @@ class VereinMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.verein} – {self.user} ({self.get_role_display()})"
+
+
+class SubmissionStatus(models.TextChoices):
+    PENDING = "pending", _("eingereicht")
+    ACCEPTED = "accepted", _("angenommen")
+    DECLINED = "declined", _("abgelehnt")
+    WITHDRAWN = "withdrawn", _("zurückgezogen")
+
+
+class CupSubmission(models.Model):
+    """A member club's evening submitted to a district's cup (services/money/district.py): its
+    result file, until the district's organiser accepts it (then the evening is taken into the
+    district's Verein and counts in the cup, whatever the club does later) or declines it."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="submissions")
+    club = models.ForeignKey(Verein, on_delete=models.CASCADE, related_name="cup_submissions")
+    event_id = models.CharField(max_length=100)
+    name = models.CharField(_("Abend"), max_length=200)
+    data = models.TextField(editable=False)  # the result file as submitted
+    status = models.CharField(
+        max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.PENDING
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(default=timezone.now)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    accepted = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-submitted_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "club", "event_id"], name="one_submission_per_evening_and_cup"
+            )
+        ]
+        verbose_name = _("Einreichung")
+        verbose_name_plural = _("Einreichungen")
+
+    def __str__(self) -> str:
+        return f"{self.club} → {self.series}: {self.name}"
 
 
 class UploadKey(models.Model):

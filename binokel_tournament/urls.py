@@ -67,6 +67,7 @@ desk_patterns = (
         path("ergebnisdatei-einlesen/", organiser.result_upload, name="result_upload"),
         path("verein/", vereine.choose, name="verein_choose"),
         path("vereinsserver/", club_sync.club_server, name="club_server"),
+        path("kreis/", club_sync.district_page, name="district"),
         path("spielerregister/", series.players, name="players"),
         path("cup-serien/", series.series_list, name="series_list"),
         path("cup-serien/<slug:slug>/", series.series_detail, name="series_detail"),

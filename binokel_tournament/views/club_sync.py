@@ -162,3 +162,90 @@ def api_result(request: HttpRequest) -> JsonResponse:
             "slug": received.tournament.slug,
         }
     )
+
+
+# --- the district: member clubs and submissions to its cups -----------------------------------
+@login_required
+def district_page(request: HttpRequest) -> HttpResponse:
+    """For a district's organisers: its member clubs; for a member club's organisers: submit an
+    evening (played here, or a hall laptop's result file) to a district's cup, and see what
+    became of it."""
+    from ..models import Series
+    from ..services.money import district
+
+    verein = _verein_of_organiser(request)
+    if request.method == "POST":
+        try:
+            _district_action(request, verein)
+        except (DeskError, NotAllowed) as exc:
+            messages.error(request, exc.message)
+        return redirect("desk:district")
+    cups = district.district_cups_for(verein)
+    return render(
+        request,
+        "desk/district.html",
+        {
+            "verein": verein,
+            "members": district.member_clubs(verein) if verein.district else [],
+            "own_cups": Series.objects.filter(verein=verein) if verein.district else [],
+            "cups": cups,
+            "evenings": Tournament.objects.filter(verein=verein, imported="").order_by("-date"),
+            "submissions": district.submissions_of_club(verein),
+        },
+    )
+
+
+def _district_action(request: HttpRequest, verein: Verein) -> None:
+    from ..models import Series
+    from ..services.money import district
+
+    action = request.POST.get("action", "")
+    if action == "add_member":
+        club = district.add_member_club(verein, request.POST.get("club", ""), request.user)
+        messages.success(request, _("„%(club)s“ ist jetzt Mitgliedsverein.") % {"club": club.name})
+        return
+    if action == "remove_member":
+        club = get_member(verein, plain_int(request.POST.get("club", "")) or 0)
+        withdrawn = district.remove_member_club(verein, club, request.user)
+        messages.success(
+            request,
+            _(
+                "„%(club)s“ ist kein Mitgliedsverein mehr (%(n)s wartende Einreichungen "
+                "zurückgezogen)."
+            )
+            % {"club": club.name, "n": withdrawn},
+        )
+        return
+    if action == "submit":
+        cups = {s.pk: s for s in district.district_cups_for(verein)}
+        series: Series | None = cups.get(plain_int(request.POST.get("cup", "")) or 0)
+        if series is None:
+            raise DeskError(_("Bitte den Cup wählen."))
+        upload = request.FILES.get("file")
+        if upload is not None:
+            if (upload.size or 0) > MAX_BYTES:
+                raise DeskError(_("Die Datei ist zu groß."))
+            submission = district.submit_file(series, verein, upload.read(), request.user)
+        else:
+            evening = Tournament.objects.filter(
+                verein=verein, pk=plain_int(request.POST.get("tournament", "")) or 0
+            ).first()
+            if evening is None:
+                raise DeskError(_("Bitte den Abend wählen oder eine Ergebnisdatei."))
+            submission = district.submit_tournament(series, evening, request.user)
+        messages.success(
+            request,
+            _("„%(name)s“ ist bei „%(cup)s“ eingereicht; die Kreis-Turnierleitung entscheidet.")
+            % {"name": submission.name, "cup": series.name},
+        )
+        return
+    raise DeskError(_("Unbekannte Aktion."))
+
+
+def get_member(district_verein: Verein, pk: int) -> Verein:
+    from ..services.money import district
+
+    for club in district.member_clubs(district_verein):
+        if club.pk == pk:
+            return club
+    raise DeskError(_("Diesen Mitgliedsverein gibt es nicht."))

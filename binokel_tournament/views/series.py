@@ -12,10 +12,11 @@ from django.utils.translation import gettext as _
 from .. import pages
 from ..charity_forms import SeriesForm
 from ..forms import ResultFileForm
-from ..models import Entrant, Player, Series, Verein
+from ..models import CupSubmission, Entrant, Player, Series, Verein
 from ..services import tenancy
 from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
 from ..services.errors import DeskError
+from ..services.money import district
 from ..services.money import series as service
 from .cached import public_page, results_of_cups
 from .common import desk_tournament, plain_int
@@ -220,6 +221,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "file_form": ResultFileForm(),
             "can_edit": can_edit,
+            "submissions": district.pending_in(series) if series.verein.district else [],
         },
     )
 
@@ -241,6 +243,18 @@ def _series_action(request: HttpRequest, series: Series, action: str) -> HttpRes
                 raise DeskError(_("Bitte eine Ergebnisdatei wählen."))
             t = service.add_result_file(series, upload.read(), request.user)
             messages.success(request, _("„%(name)s“ zählt jetzt in diesem Cup.") % {"name": t.name})
+        elif action in ("accept", "decline"):
+            submission = get_object_or_404(
+                CupSubmission.objects.filter(series=series),
+                pk=plain_int(request.POST.get("submission", "")) or 0,
+            )
+            taken = district.decide(submission, action == "accept", request.user)
+            if taken is not None:
+                messages.success(
+                    request, _("„%(name)s“ zählt jetzt in diesem Cup.") % {"name": taken.name}
+                )
+            else:
+                messages.success(request, _("Einreichung abgelehnt."))
         elif action == "merge":
             service.merge_players(player("first"), player("second"), request.user)
             messages.success(request, _("Als dieselbe Person gespeichert."))

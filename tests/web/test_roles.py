@@ -45,7 +45,7 @@ def expected(entry: DeskUrl, role: str) -> set[int]:
     if role == "anonymous":
         return {302}  # to the login page
     if entry.action is None:  # no tournament in the URL
-        creating = entry.name in {"tournament_new", "restore_upload", "club_server"}
+        creating = entry.name in {"tournament_new", "restore_upload", "club_server", "district"}
         register = entry.name == "players" or (
             entry.name == "series_list" and entry.method == "POST"
         )

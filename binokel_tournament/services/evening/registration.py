@@ -47,6 +47,7 @@ RESERVED_SLUGS = frozenset(
         "cup-serien",
         "verein",
         "vereinsserver",
+        "kreis",
     }
 )
 
