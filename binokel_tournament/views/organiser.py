@@ -112,6 +112,18 @@ def backups(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+def backup_state(request: HttpRequest, slug: str) -> HttpResponse:
+    """The line about the automatic backups, which the dashboard and the backup page ask for
+    again every few seconds (a failure shows without reloading the page)."""
+    t = desk_tournament(request, slug)
+    return render(
+        request,
+        "desk/_backup_status.html",
+        {"tournament": t, "backup_status": backup.backup_status(t)},
+    )
+
+
+@login_required
 def backup_download(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug, Action.BACKUP)
     data = backup.backup_bytes(t, request.user)

@@ -304,6 +304,7 @@ DESK_URLS: list[DeskUrl] = [
         fields=("action", "username", "role", "password", "member"),
     ),
     DeskUrl("backups", "GET", Action.BACKUP),
+    DeskUrl("backup_state", "GET", Action.VIEW),
     DeskUrl("backup_download", "GET", Action.BACKUP),
     DeskUrl(
         "export_pdf",
