@@ -481,4 +481,7 @@ def _audit_entry(
     else:
         stored_id = f"{UNRESOLVED}{object_id}"
     entry["object_id"] = stored_id[:60]
-    return _build(AuditLog, entry, ("user",), tournament=t, user=account(user_name))
+    restored: AuditLog = _build(AuditLog, entry, ("user",), tournament=t, user=account(user_name))
+    if not restored.username and user_name is not None:  # a backup from before it was kept
+        restored.username = str(user_name)[:150]
+    return restored.name_what_it_names()
