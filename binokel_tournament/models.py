@@ -990,9 +990,12 @@ class AuditLog(models.Model):
         one day; the entry stays). Called before every save, bulk saves included."""
         if self.tournament_id is not None and not self.tournament_slug:
             tournament = self.tournament
+            assert tournament is not None
             self.tournament_slug, self.tournament_name = tournament.slug, tournament.name[:200]
         if self.user_id is not None and not self.username:
-            self.username = self.user.get_username()[:150]
+            user = self.user
+            assert user is not None
+            self.username = user.get_username()[:150]
         return self
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
