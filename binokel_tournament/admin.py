@@ -29,10 +29,20 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(models.AuditLog)
 class AuditLogAdmin(admin.ModelAdmin):
-    """Read-only for everybody, superusers included: the audit log is evidence."""
+    """Read-only for everybody, superusers included: the audit log is evidence. It outlives
+    its tournaments and accounts: each entry shows the names they had."""
 
-    list_display = ["at", "tournament", "user", "action", "object_type", "object_id"]
+    list_display = [
+        "at",
+        "tournament_name",
+        "tournament_slug",
+        "username",
+        "action",
+        "object_type",
+        "object_id",
+    ]
     list_filter = ["action"]
+    search_fields = ["tournament_slug", "username"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

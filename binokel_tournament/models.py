@@ -938,8 +938,8 @@ class UploadKey(models.Model):
 
 
 class AuditLogIsReadOnly(Exception):
-    """An audit entry, once written, is never changed or deleted (only a whole tournament's
-    removal takes its log with it)."""
+    """An audit entry, once written, is never changed or deleted; it outlives its tournament
+    and its account (each entry keeps their names)."""
 
 
 class AuditLogQuerySet(models.QuerySet["AuditLog"]):
@@ -1033,14 +1033,19 @@ class PersonalLink(models.Model):
 
 class AuditLog(models.Model):
     """Who did what, when, before and after. Events of the installation rather than of one
-    tournament (logins, failed logins, lock-outs) have no tournament."""
+    tournament (logins, failed logins, lock-outs) have no tournament. The log outlives what it
+    names: a deleted tournament leaves its entries (``tournament`` empty, its slug and name
+    kept), a deleted account leaves its name on its entries."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="audit_log", null=True, blank=True
+        Tournament, on_delete=models.SET_NULL, related_name="audit_log", null=True, blank=True
     )
+    tournament_slug = models.CharField(max_length=80, blank=True, default="", editable=False)
+    tournament_name = models.CharField(max_length=200, blank=True, default="", editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    username = models.CharField(max_length=150, blank=True, default="", editable=False)
     at = models.DateTimeField(default=timezone.now, editable=False)
     action = models.CharField(max_length=60)
     object_type = models.CharField(max_length=60)
@@ -1061,7 +1066,21 @@ class AuditLog(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None and not self._state.adding:
             raise AuditLogIsReadOnly("audit entries cannot be changed")
+        self.name_what_it_names()
         super().save(*args, **kwargs)
+
+    def name_what_it_names(self) -> AuditLog:
+        """Keep the names of its tournament and account on the entry (they may be deleted
+        one day; the entry stays). Called before every save, bulk saves included."""
+        if self.tournament_id is not None and not self.tournament_slug:
+            tournament = self.tournament
+            assert tournament is not None
+            self.tournament_slug, self.tournament_name = tournament.slug, tournament.name[:200]
+        if self.user_id is not None and not self.username:
+            user = self.user
+            assert user is not None
+            self.username = user.get_username()[:150]
+        return self
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AuditLogIsReadOnly("audit entries cannot be deleted")

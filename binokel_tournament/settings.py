@@ -278,6 +278,7 @@ BACKUP_KEEP = env_int("BACKUP_KEEP", 50)
 BACKUP_AUTO = env_bool("BACKUP_AUTO", True)
 BACKUP_MIN_INTERVAL = env_int("BACKUP_MIN_INTERVAL", 5)  # seconds between two of a tournament
 BACKUP_THIN_MINUTES = env_int("BACKUP_THIN_MINUTES", 10)  # older than the newest KEEP: one per
+BACKUP_RETRY_SECONDS = env_int("BACKUP_RETRY_SECONDS", 30)  # a failed backup is tried again
 BACKUP_STATUS_DIR = DATA_DIR / "backup-status"  # the last attempt's outcome, for the desk
 BACKUP_IN_BACKGROUND = True  # the tests write them in the saving thread instead
 

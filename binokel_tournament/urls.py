@@ -160,6 +160,7 @@ desk_patterns = (
         ),
         path("<slug:slug>/mitglieder/", organiser.member_list, name="members"),
         path("<slug:slug>/sicherung/", organiser.backups, name="backups"),
+        path("<slug:slug>/sicherung/stand/", organiser.backup_state, name="backup_state"),
         path(
             "<slug:slug>/sicherung/herunterladen/",
             organiser.backup_download,

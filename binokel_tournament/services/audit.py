@@ -26,9 +26,13 @@ def audit_entry(
     after: Any = None,
 ) -> AuditLog:
     """An unsaved audit entry; ``log_action`` saves one, a bulk service saves many at once."""
+    uid = account_id(user)
     return AuditLog(
         tournament=tournament,
-        user_id=account_id(user),
+        tournament_slug=tournament.slug if tournament is not None else "",
+        tournament_name=tournament.name[:200] if tournament is not None else "",
+        user_id=uid,
+        username=user.get_username()[:150] if user is not None and uid is not None else "",
         action=action,
         object_type=type(obj).__name__,
         object_id=str(getattr(obj, "pk", obj)),

@@ -181,6 +181,11 @@ def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.success(request, _("%(entrant)s wurde gelöscht.") % {"entrant": entrant})
         return redirect("desk:entrants", slug=slug, mode=entrant.competition.mode)
     form = EntrantForm(request.POST or None, instance=entrant)
+    if not charity.fee_rule(t).fee(charity.players_of_mode(entrant.competition.mode)):
+        form.fields["fee_paid"].help_text = _(
+            "Kein Startgeld festgelegt: die Turnierleitung legt es unter „Startgeld und "
+            "Spenden“ fest."
+        )
     if request.method == "POST" and form.is_valid():
         try:
             registration.update_entrant(

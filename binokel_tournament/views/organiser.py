@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+import time
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -17,6 +25,7 @@ from ..services import club_sync, imports, members, tenancy
 from ..services.access import Action, NotAllowed, can_create_tournament
 from ..services.errors import DeskError
 from ..services.server import backup
+from ..services.server.backup.restore import SlugTaken
 from .common import desk_tournament, plain_int
 
 LOGIN_ACTIONS = ("login", "login.failed", "login.locked")
@@ -112,6 +121,18 @@ def backups(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+def backup_state(request: HttpRequest, slug: str) -> HttpResponse:
+    """The line about the automatic backups, which the dashboard and the backup page ask for
+    again every few seconds (a failure shows without reloading the page)."""
+    t = desk_tournament(request, slug)
+    return render(
+        request,
+        "desk/_backup_status.html",
+        {"tournament": t, "backup_status": backup.backup_status(t)},
+    )
+
+
+@login_required
 def backup_download(request: HttpRequest, slug: str) -> HttpResponse:
     t = desk_tournament(request, slug, Action.BACKUP)
     data = backup.backup_bytes(t, request.user)
@@ -121,14 +142,22 @@ def backup_download(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+WAITING_KEY = "binokel_restore_waiting"  # the session's backup that waits for "Ersetzen"
+WAITING_SECONDS = 3600
+
+
 @login_required
 @require_POST
 def restore_upload(request: HttpRequest) -> HttpResponse:
     """Bring a backup in as a new tournament of the Verein the desk works in; the uploader
-    becomes its organiser."""
+    becomes its organiser. A backup of an evening held here in an older state replaces it
+    only after the desk is asked (the file waits on the server meanwhile, for this session
+    only): the tables' and players' links stay valid."""
     verein = tenancy.current_verein(request)
     if not can_create_tournament(request.user, verein):
         raise NotAllowed(_("Sicherungen einspielen darf nur eine Turnierleitung."))
+    if "waiting" in request.POST:
+        return _replace_confirmed(request, verein)
     form = RestoreForm(request.POST, request.FILES)
     if not form.is_valid():
         for errors in form.errors.values():
@@ -139,26 +168,125 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
     if upload.size > backup.MAX_BYTES:
         messages.error(request, _("Die Datei ist zu groß für eine Sicherung."))
         return redirect(f"{_home()}?alle=1")
+    data = upload.read()
+    slug = form.cleaned_data["slug"] or None
     try:
         result = backup.restore(
-            upload.read(),
-            slug=form.cleaned_data["slug"] or None,
-            user=request.user,
-            create_users=False,
-            verein=verein,
+            data, slug=slug, user=request.user, create_users=False, verein=verein
+        )
+    except SlugTaken as exc:
+        if not exc.replaceable:
+            messages.error(
+                request,
+                f"{exc.message} "
+                + _(
+                    "Bitte einen neuen Kurznamen angeben: die Sicherung wird dann als Kopie "
+                    "mit eigenen Tisch- und Spielerlinks eingespielt."
+                ),
+            )
+            return redirect(f"{_home()}?alle=1")
+        token = _keep_waiting(request, data, slug)
+        return render(
+            request,
+            "desk/restore_replace.html",
+            {"question": exc.message, "token": token, "slug": slug or ""},
         )
     except DeskError as exc:
         messages.error(request, exc.message)
         return redirect(f"{_home()}?alle=1")
-    messages.success(
-        request,
-        _("Die Sicherung wurde als „%(name)s“ eingespielt.") % {"name": result.tournament.name},
-    )
+    return _restored(request, result)
+
+
+def _waiting_folder() -> Path:
+    return Path(settings.BACKUP_STATUS_DIR) / ".restore-waiting"
+
+
+def _keep_waiting(request: HttpRequest, data: bytes, slug: str | None) -> str:
+    """Keep the uploaded backup until the desk answers (readable by this account only)."""
+    folder = _waiting_folder()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for old in folder.glob("*.json"):  # questions nobody answered
+        with suppress(OSError):
+            if time.time() - old.stat().st_mtime > WAITING_SECONDS:
+                old.unlink()
+    token = secrets.token_urlsafe(16)
+    path = folder / f"{token}.json"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    request.session[WAITING_KEY] = {"token": token, "slug": slug or ""}
+    return token
+
+
+def _replace_confirmed(request: HttpRequest, verein: Any) -> HttpResponse:
+    waiting = request.session.pop(WAITING_KEY, None)
+    token = str(request.POST.get("waiting", ""))
+    if not isinstance(waiting, dict) or not token or waiting.get("token") != token:
+        messages.error(
+            request,
+            _("Die Rückfrage gilt nicht mehr; bitte die Sicherung noch einmal einspielen."),
+        )
+        return redirect(f"{_home()}?alle=1")
+    path = _waiting_folder() / f"{token}.json"
+    try:
+        data = path.read_bytes()
+    except OSError:
+        messages.error(
+            request,
+            _("Die Rückfrage gilt nicht mehr; bitte die Sicherung noch einmal einspielen."),
+        )
+        return redirect(f"{_home()}?alle=1")
+    finally:
+        with suppress(OSError):
+            path.unlink()
+    if request.POST.get("answer") != "replace":
+        messages.info(request, _("Nichts eingespielt; der Abend hier bleibt, wie er ist."))
+        return redirect(f"{_home()}?alle=1")
+    try:
+        result = backup.restore(
+            data,
+            slug=waiting.get("slug") or None,
+            user=request.user,
+            create_users=False,
+            verein=verein,
+            replace=True,
+        )
+    except DeskError as exc:
+        messages.error(request, exc.message)
+        return redirect(f"{_home()}?alle=1")
+    return _restored(request, result)
+
+
+def _restored(request: HttpRequest, result: backup.RestoreResult) -> HttpResponse:
+    name = result.tournament.name
+    if result.replaced:
+        messages.success(
+            request,
+            _(
+                "Der ältere Stand von „%(name)s“ wurde durch die Sicherung ersetzt; die Tisch- "
+                "und Spielerlinks bleiben gültig."
+            )
+            % {"name": name},
+        )
+    else:
+        messages.success(
+            request, _("Die Sicherung wurde als „%(name)s“ eingespielt.") % {"name": name}
+        )
     if result.skipped_members:
         messages.warning(
             request,
-            _("Diese Konten gibt es hier nicht; sie sind keine Mitglieder: %(names)s")
+            _(
+                "Diese Konten gibt es hier nicht; sie wurden nicht angelegt und sind keine "
+                "Mitglieder (die Turnierleitung kann sie unter „Mitglieder“ eintragen): "
+                "%(names)s"
+            )
             % {"names": ", ".join(result.skipped_members)},
+        )
+    if result.without_right:
+        messages.warning(
+            request,
+            _("Diese Konten durften dort Turniere anlegen, hier nicht: %(names)s")
+            % {"names": ", ".join(result.without_right)},
         )
     return redirect("desk:dashboard", slug=result.tournament.slug)
 

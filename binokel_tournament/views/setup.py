@@ -35,7 +35,8 @@ def home(request: HttpRequest) -> HttpResponse:
     tournaments = tournaments_of(request.user)
     if verein is not None:
         tournaments = tournaments.filter(verein=verein)
-    can_create = can_create_tournament(request.user, verein) if verein else False
+    # a new laptop has no Verein yet: its first tournament makes it (tournament_new)
+    can_create = can_create_tournament(request.user, verein)
     if len(tournaments[:2]) == 1 and "alle" not in request.GET:
         return redirect("desk:dashboard", slug=tournaments.get().slug)
     return render(

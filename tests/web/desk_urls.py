@@ -104,7 +104,7 @@ DESK_URLS: list[DeskUrl] = [
         data=lambda t: {**_settings(t), "name": "Neu"},
         fields=("name", "date", "rounds", "preset", "competitions", "rule_min_bid"),
     ),
-    DeskUrl("restore_upload", "POST", None, args=lambda t: [], fields=("slug", "file")),
+    DeskUrl("restore_upload", "POST", None, args=lambda t: [], fields=("slug", "file", "waiting")),
     DeskUrl("result_upload", "POST", None, args=lambda t: [], fields=("file",)),
     DeskUrl("dashboard", "GET", Action.VIEW),
     DeskUrl("tournament_edit", "GET", Action.RULES),
@@ -304,6 +304,7 @@ DESK_URLS: list[DeskUrl] = [
         fields=("action", "username", "role", "password", "member"),
     ),
     DeskUrl("backups", "GET", Action.BACKUP),
+    DeskUrl("backup_state", "GET", Action.VIEW),
     DeskUrl("backup_download", "GET", Action.BACKUP),
     DeskUrl(
         "export_pdf",

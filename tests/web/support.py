@@ -95,8 +95,8 @@ def form_defaults() -> dict[str, object]:
 
 
 def empty_the_database() -> None:
-    """What a second laptop has: no tournament, no account (the audit log goes with its
-    tournament; logins are not part of a tournament)."""
+    """What a second laptop has: no tournament, no account (the audit log stays: it outlives
+    its tournaments, as a removed tournament's entries)."""
     PartyResult.objects.all().delete()  # results and seats protect their entrants
     Seat.objects.all().delete()
     Tournament.objects.all().delete()

@@ -197,7 +197,7 @@ def test_after_a_crash_the_backup_of_the_state_before_it_comes_first(tmp_path):
         saved_at = time.time()
     finally:
         server.kill()
-    assert newest_backup() == 0.0 and not (folder / "backups" / ".pending").exists()
+    assert newest_backup() == 0.0 and not (folder / "backup-status" / ".pending").exists()
     server = hall_server.start({**env, "BACKUP_AUTO": "1"}, port, workers=2)
     try:
         deadline = time.monotonic() + 60

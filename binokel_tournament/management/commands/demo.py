@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from binokel_tournament.management.base import SystemCommand
 
 from ...services import tenancy
+from ...services.access import NotAllowed
 from ...services.demo import (
     DEMO_PAIRS,
     DEMO_SINGLES,
@@ -71,6 +72,14 @@ class Command(SystemCommand):
             )
         except DeskError as exc:
             raise CommandError(exc.message) from exc
+        except NotAllowed as exc:  # orga of a restored backup without the right to create
+            raise CommandError(
+                _(
+                    "%(message)s Das Konto orga darf hier keine Turniere anlegen: "
+                    "manage.py organiser orga --keep-password gibt es ihm."
+                )
+                % {"message": exc.message}
+            ) from exc
         counts = {c.mode: c.entrants.count() for c in tournament.competitions.all()}
         size = _("%(singles)s Einzel, %(pairs)s Paare") % {
             "singles": counts.get("singles", 0),

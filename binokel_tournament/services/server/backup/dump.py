@@ -34,8 +34,19 @@ from ....models import (
     Tournament,
     WaitingRegistration,
 )
-from ...access import Action, Actor, require
-from .format import FORMAT, USER_FIELDS, VERSION, Line, _dump, _heads, _rows, encode, to_bytes
+from ...access import Action, Actor, can_create_tournament, require
+from .format import (
+    FORMAT,
+    MAY_CREATE,
+    USER_FIELDS,
+    VERSION,
+    Line,
+    _dump,
+    _heads,
+    _rows,
+    encode,
+    to_bytes,
+)
 
 logger = logging.getLogger("binokel.backup")
 
@@ -227,6 +238,11 @@ class _TournamentRows:
             .order_by("username")
             .values("pk", *USER_FIELDS)
         )
+        # who may create tournaments (and restore) where the tournament is: a restore on a
+        # second laptop gives them that right again
+        by_pk = {a["pk"]: a for a in accounts}
+        for account in get_user_model().objects.filter(pk__in=by_pk):
+            by_pk[account.pk][MAY_CREATE] = can_create_tournament(account, t.verein)
         competitions = _rows(t.competitions.order_by("mode"))
         players = _rows(
             Player.objects.filter(pk__in=player_ids - {None}).order_by("uid"), "merged_into__uid"
@@ -432,7 +448,10 @@ def _document(rows: _TournamentRows, sheets: list[Any], audit: list[Any]) -> dic
             )
             for p in r.prizes
         ],
-        "users": [{name: u[name] for name in USER_FIELDS} for u in r.accounts],
+        "users": [
+            {**{name: u[name] for name in USER_FIELDS}, MAY_CREATE: u[MAY_CREATE]}
+            for u in r.accounts
+        ],
     }
 
 

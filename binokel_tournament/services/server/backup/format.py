@@ -41,9 +41,6 @@ from ...errors import DeskError
 
 logger = logging.getLogger("binokel.backup")
 
-
-logger = logging.getLogger("binokel.backup")
-
 FORMAT = "binokel-backup"
 VERSION = 1
 MAX_BYTES = 200 * 1024 * 1024
@@ -70,6 +67,9 @@ RELATIONS: dict[type[models.Model], set[str]] = {
     WaitingRegistration: {"tournament", "competition", "entrant"},
 }
 USER_FIELDS = ("username", "password", "is_active")
+# an account that may create tournaments (and restore) in the tournament's Verein; older
+# backups lack it
+MAY_CREATE = "may_create_tournaments"
 # Relations a backup does not carry: the installation's own. A tournament, its register
 # entries and its cups go into the Verein the restore names (services/tenancy.py).
 NOT_CARRIED = {"verein"}

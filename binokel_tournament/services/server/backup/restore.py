@@ -6,13 +6,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, models, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring import ScoringError
@@ -33,6 +38,7 @@ from ....models import (
     ScoreSheet,
     Seat,
     Series,
+    SheetStatus,
     Table,
     TableEntry,
     Tournament,
@@ -43,13 +49,29 @@ from ....models import (
     new_personal_code,
     new_personal_token,
 )
-from ...access import Actor, account_id, require_create_tournament
+from ...access import (
+    CREATE_TOURNAMENT_PERMISSION,
+    Action,
+    Actor,
+    account_id,
+    can,
+    can_create_tournament,
+    require,
+    require_create_tournament,
+    single_verein,
+)
 from ..integrity import rescore_mismatches
 from .dump import UNRESOLVED
-from .format import FORMAT, MAX_BYTES, USER_FIELDS, VERSION, BackupError, _build, _from_json
-
-logger = logging.getLogger("binokel.backup")
-
+from .format import (
+    FORMAT,
+    MAX_BYTES,
+    MAY_CREATE,
+    USER_FIELDS,
+    VERSION,
+    BackupError,
+    _build,
+    _from_json,
+)
 
 logger = logging.getLogger("binokel.backup")
 
@@ -59,8 +81,25 @@ logger = logging.getLogger("binokel.backup")
 @dataclass
 class RestoreResult:
     tournament: Tournament
-    created_users: list[str]
-    skipped_members: list[str]  # accounts that do not exist here (desk upload)
+    created_users: list[str]  # accounts made with their password hash (the command line)
+    skipped_members: list[str]  # accounts the backup names that were not brought (the desk)
+    kept_users: list[str] = field(default_factory=list)  # accounts here, used as they are
+    may_create: list[str] = field(default_factory=list)  # made, and may create tournaments
+    without_right: list[str] = field(default_factory=list)  # may create there, not here
+    replaced: bool = False  # an older copy of the same evening was replaced
+
+
+class SlugTaken(BackupError):
+    """The backup's short name is taken here. ``replaceable``: the tournament here is an
+    older state of the same evening (a newer backup may replace it, keeping its links)."""
+
+    def __init__(self, message: str, *, replaceable: bool) -> None:
+        super().__init__(message, "slug")
+        self.replaceable = replaceable
+
+
+# audit actions of the restore itself: they are not changes of the evening
+OWN_ACTIONS = ("backup.replace",)
 
 
 def read_document(data: bytes) -> dict[str, Any]:
@@ -87,27 +126,65 @@ def restore(
     user: Actor = None,
     create_users: bool = True,
     verein: Verein | None = None,
+    replace: bool = False,
 ) -> RestoreResult:
     """Bring a backup into this database as a new tournament (under its own slug or ``slug``).
     Accounts the backup names are created with their password hash when ``create_users``
-    (the command line); from the desk (``create_users=False``) only existing accounts become
-    members, and the uploading organiser becomes organiser of the restored tournament. The
-    tournament goes into ``verein`` (by default the account's one Verein, or the
-    installation's); its register entries are that Verein's."""
-    from ... import tenancy  # (tenancy audits; the audit log schedules backups)
+    (the command line), those that could create tournaments where the backup was written
+    may do so here too; from the desk (``create_users=False``) only existing accounts become
+    members, and the uploading organiser becomes organiser of the restored tournament. An
+    account that exists here is used as it is (its password and rights stay). The tournament
+    goes into ``verein`` (by default the account's one Verein, or the installation's); its
+    register entries are that Verein's.
 
-    into = verein or tenancy.verein_for_new(user)
-    if user is not None:
-        require_create_tournament(user, into)
+    With ``replace``, a tournament here under that slug that is an older state of the same
+    evening (same event id, no change after the backup's newest) is replaced by the backup,
+    in its own Verein, keeping the tables' and players' links (audited); anything else under
+    that slug refuses the restore (:class:`SlugTaken`)."""
+    from ... import tenancy  # (tenancy audits; the audit log schedules backups)
+    from ...audit import log_action
+
     document = read_document(data) if isinstance(data, bytes) else data
     try:
+        wanted = _checked_slug(slug or str(document["tournament"]["slug"]))
+        existing = Tournament.across_vereine.filter(slug=wanted).first()
+        here = _compare(existing, document, user) if existing is not None else None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BackupError(
+            _("Die Sicherung ist beschädigt und wurde nicht eingespielt: %(detail)s")
+            % {"detail": repr(exc)[:300]}
+        ) from exc
+    if existing is not None:
+        assert here is not None
+        if not replace or not here.replaceable:
+            raise SlugTaken(here.message, replaceable=here.replaceable)
+        require(user, existing, Action.BACKUP)  # the organisers of the copy here
+        into = existing.verein  # a replaced evening stays in its Verein
+    else:
+        into = verein or tenancy.verein_for_new(user)
+    if user is not None:
+        require_create_tournament(user, into)
+    try:
         with transaction.atomic():
-            result = _restore(document, slug, user, create_users, into)
+            if existing is not None:
+                _remove(existing)
+            result = _restore(document, wanted, user, create_users, into)
             problems = rescore_mismatches(result.tournament, limit=3)
             if problems:
                 raise BackupError(
                     _("Die Sicherung ist widersprüchlich (gespeicherte Punkte): %(problems)s")
                     % {"problems": "; ".join(problems)}
+                )
+            if existing is not None:
+                assert here is not None
+                result.replaced = True
+                log_action(
+                    result.tournament,
+                    user,
+                    "backup.replace",
+                    result.tournament,
+                    here.snapshot,
+                    _snapshot(result.tournament),
                 )
     except BackupError:
         raise
@@ -120,12 +197,127 @@ def restore(
     return result
 
 
+@dataclass(frozen=True)
+class _Here:
+    """The tournament here under the backup's slug, compared with the backup."""
+
+    replaceable: bool
+    message: str
+    snapshot: dict[str, Any]
+
+
+def _compare(existing: Tournament, doc: dict[str, Any], user: Actor) -> _Here:
+    """Is the tournament here an older state of the backup's evening? (Said in detail only
+    to those who may see it.)"""
+    taken = _("Es gibt hier schon ein Turnier mit dem Kurznamen „%(slug)s“.") % {
+        "slug": existing.slug
+    }
+    if user is not None and not can(user, existing, Action.BACKUP):
+        return _Here(False, taken, {})
+    if existing.event_id != str(doc["tournament"].get("event_id", "")):
+        return _Here(False, taken + " " + _("Es ist ein anderer Abend als der der Sicherung."), {})
+    ours, theirs = _last_change(existing), _document_last_change(doc)
+    when = {"here": _when(ours), "backup": _when(theirs)}
+    if ours is not None and (theirs is None or ours > theirs):
+        return _Here(
+            False,
+            taken
+            + " "
+            + _(
+                "Es ist derselbe Abend, hier aber mit Änderungen nach dieser Sicherung (hier "
+                "zuletzt geändert %(here)s, in der Sicherung %(backup)s): er wird nicht ersetzt."
+            )
+            % when,
+            {},
+        )
+    same = ours == theirs
+    return _Here(
+        True,
+        taken
+        + " "
+        + (
+            _(
+                "Es ist derselbe Abend im selben Stand wie die Sicherung (zuletzt geändert "
+                "%(here)s)."
+            )
+            if same
+            else _(
+                "Es ist derselbe Abend in einem älteren Stand (hier zuletzt geändert %(here)s, "
+                "in der Sicherung %(backup)s)."
+            )
+        )
+        % when,
+        _snapshot(existing),
+    )
+
+
+def _last_change(t: Tournament) -> datetime | None:
+    """The time of the newest change of a tournament here (as the backup writer counts)."""
+    audit = (
+        AuditLog.objects.filter(tournament=t)
+        .exclude(action__in=OWN_ACTIONS)
+        .aggregate(at=Max("at"))["at"]
+    )
+    sheets = ScoreSheet.objects.filter(table__round__tournament=t).aggregate(at=Max("updated_at"))[
+        "at"
+    ]
+    return max((x for x in (audit, sheets) if x is not None), default=None)
+
+
+def _document_last_change(doc: dict[str, Any]) -> datetime | None:
+    times = [
+        datetime.fromisoformat(str(a["at"]))
+        for a in doc.get("audit", [])
+        if isinstance(a, dict) and a.get("at") and a.get("action") not in OWN_ACTIONS
+    ]
+    times += [
+        datetime.fromisoformat(str(s["updated_at"]))
+        for s in doc.get("sheets", [])
+        if isinstance(s, dict) and s.get("updated_at")
+    ]
+    aware = [x for x in times if not timezone.is_naive(x)]
+    return max(aware, default=None)
+
+
+def _when(at: datetime | None) -> str:
+    if at is None:
+        return _("nie")
+    return date_format(timezone.localtime(at), "SHORT_DATETIME_FORMAT")
+
+
+def _snapshot(t: Tournament) -> dict[str, Any]:
+    """What the audit entry of a replacement says about each state."""
+    last = _last_change(t)
+    return {
+        "name": t.name,
+        "last_change": last.isoformat() if last is not None else None,
+        "entrants": t.entrants.count(),
+        "confirmed_sheets": ScoreSheet.objects.filter(
+            table__round__tournament=t, status=SheetStatus.CONFIRMED
+        ).count(),
+    }
+
+
+def _remove(t: Tournament) -> None:
+    """The older copy goes (its audit log stays: it outlives its tournament); results and
+    seats first, as they protect their entrants."""
+    PartyResult.objects.filter(game__sheet__table__round__tournament=t).delete()
+    Seat.objects.filter(table__round__tournament=t).delete()
+    Tournament.across_vereine.filter(pk=t.pk).delete()
+
+
 def _restore(
     doc: dict[str, Any], slug: str | None, user: Actor, create_users: bool, verein: Verein
 ) -> RestoreResult:
     """The document into the database, part by part (inside the caller's transaction)."""
     slug = _checked_slug(slug or str(doc["tournament"]["slug"]))
-    accounts, created_users = _restore_accounts(doc["users"], create_users)
+    if Tournament.across_vereine.filter(slug=slug).exists():  # taken meanwhile
+        raise SlugTaken(
+            _("Es gibt hier schon ein Turnier mit dem Kurznamen „%(slug)s“.") % {"slug": slug},
+            replaceable=False,
+        )
+    brought = _restore_accounts(doc["users"], create_users, verein)
+    accounts = brought.accounts
 
     def account(name: Any) -> Any:
         return accounts.get(str(name)) if name is not None else None
@@ -147,12 +339,19 @@ def _restore(
     )
     _restore_charity(doc, t, competitions, entrant_of)
     _restore_series(doc.get("series", []), t, as_copy=slug != doc["tournament"]["slug"])
-    skipped = _restore_members(doc["members"], t, account, user)
+    _restore_members(doc["members"], t, account, user)
     new_keys = _new_keys(t)
     AuditLog.objects.bulk_create(
         _audit_entry(entry, t, account, new_keys) for entry in doc["audit"]
     )
-    return RestoreResult(t, created_users, skipped)
+    return RestoreResult(
+        t,
+        created_users=brought.created,
+        skipped_members=brought.skipped,
+        kept_users=brought.kept,
+        may_create=brought.may_create,
+        without_right=brought.without_right,
+    )
 
 
 def _checked_slug(slug: str) -> str:
@@ -161,31 +360,39 @@ def _checked_slug(slug: str) -> str:
     except ValidationError as exc:
         raise BackupError(
             _("„%(slug)s“ ist kein gültiger Kurzname (Buchstaben, Ziffern, - und _).")
-            % {"slug": slug[:80]}
+            % {"slug": slug[:80]},
+            "slug",
         ) from exc
-    if Tournament.across_vereine.filter(slug=slug).exists():  # its address on the server
-        raise BackupError(
-            _(
-                "Es gibt schon ein Turnier mit dem Kurznamen „%(slug)s“. Bitte unter einem "
-                "neuen Kurznamen einspielen (restore DATEI --as NEUER-NAME)."
-            )
-            % {"slug": slug}
-        )
     return slug
 
 
-def _restore_accounts(entries: list[Any], create: bool) -> tuple[dict[str, Any], list[str]]:
-    """The accounts the backup names: those this installation has, and (``create``) the
-    others made with their password hash. Returns (accounts by username, made)."""
+@dataclass
+class _Accounts:
+    accounts: dict[str, Any] = field(default_factory=dict)  # by username
+    created: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    may_create: list[str] = field(default_factory=list)
+    without_right: list[str] = field(default_factory=list)
+
+
+def _restore_accounts(entries: list[Any], create: bool, verein: Verein) -> _Accounts:
+    """The accounts the backup names: those this installation has are used as they are;
+    (``create``) the others are made with their password hash, and those that could create
+    tournaments where the backup was written may create them in ``verein``; (not
+    ``create``) the others are not brought. Each list says which."""
     User = get_user_model()
-    accounts: dict[str, Any] = {}
-    created: list[str] = []
+    out = _Accounts()
     for entry in entries:
+        if not isinstance(entry, dict) or not set(USER_FIELDS) <= set(entry) <= {
+            *USER_FIELDS,
+            MAY_CREATE,
+        }:
+            raise ValidationError("users: unexpected fields")
         username = str(entry["username"])
+        may_create = entry.get(MAY_CREATE) is True
         existing = User.objects.filter(username=username).first()
         if existing is None and create:
-            if set(entry) != set(USER_FIELDS):
-                raise ValidationError("users: unexpected fields")
             existing = User(
                 username=username,
                 password=str(entry["password"]),
@@ -193,10 +400,34 @@ def _restore_accounts(entries: list[Any], create: bool) -> tuple[dict[str, Any],
             )
             existing.full_clean()
             existing.save()
-            created.append(username)
+            out.created.append(username)
+            if may_create:
+                _allow_create(existing, verein)
+                out.may_create.append(username)
+        elif existing is None:
+            out.skipped.append(username)
+        else:
+            out.kept.append(username)
+            if may_create and not can_create_tournament(existing, verein):
+                out.without_right.append(username)
         if existing is not None:
-            accounts[username] = existing
-    return accounts, created
+            out.accounts[username] = existing
+    return out
+
+
+def _allow_create(user: Any, verein: Verein) -> None:
+    """The right to create tournaments (and restore) in ``verein``, as ``manage.py
+    organiser`` gives it: on a laptop of one Verein the permission (no role in the other
+    tournaments here), on a server of several the Verein's Turnierleitung."""
+    from ... import tenancy
+
+    if single_verein() == verein:
+        app_label, codename = CREATE_TOURNAMENT_PERMISSION.split(".")
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    else:
+        tenancy.set_member(verein, user, Role.ORGANISER, None)
 
 
 def _restore_tournament(entry: dict[str, Any], slug: str, verein: Verein) -> Tournament:
@@ -409,21 +640,18 @@ def _restore_charity(
 
 def _restore_members(
     entries: list[Any], t: Tournament, account: Callable[[Any], Any], user: Actor
-) -> list[str]:
-    """The members whose accounts exist here (the others are returned, skipped); the one
-    restoring becomes organiser."""
-    skipped: list[str] = []
+) -> None:
+    """The members whose accounts are here (the others are not brought); the one restoring
+    becomes organiser."""
     for entry in entries:
         member_user = account(entry["user"])
         if member_user is None:
-            skipped.append(str(entry["user"]))
             continue
         _build(Membership, entry, ("user",), tournament=t, user=member_user).save()
     if user is not None:
         Membership.objects.update_or_create(
             tournament=t, user_id=account_id(user), defaults={"role": Role.ORGANISER}
         )
-    return skipped
 
 
 def _restore_series(entries: list[Any], t: Tournament, *, as_copy: bool) -> None:
@@ -481,4 +709,7 @@ def _audit_entry(
     else:
         stored_id = f"{UNRESOLVED}{object_id}"
     entry["object_id"] = stored_id[:60]
-    return _build(AuditLog, entry, ("user",), tournament=t, user=account(user_name))
+    restored: AuditLog = _build(AuditLog, entry, ("user",), tournament=t, user=account(user_name))
+    if not restored.username and user_name is not None:  # a backup from before it was kept
+        restored.username = str(user_name)[:150]
+    return restored.name_what_it_names()

@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import transaction
@@ -29,9 +30,6 @@ from django_scopes import scopes_disabled
 from ....models import AuditLog, ScoreSheet, Tournament
 from . import dump
 from .dump import DumpCache
-
-logger = logging.getLogger("binokel.backup")
-
 
 logger = logging.getLogger("binokel.backup")
 
@@ -47,7 +45,37 @@ def schedule_backup(tournament: Tournament) -> None:
     transaction.on_commit(lambda: auto_backups.request(tournament_id))
 
 
-FILE_NAME = re.compile(r"^(?P<slug>[-\w]+)-(?P<at>\d{8}-\d{6}-\d{6})\.json$")
+# <slug>-<date>-<time>-<microseconds><UTC offset>.json in the tournament's time (what the desk
+# shows); names without an offset are from before and in UTC
+FILE_NAME = re.compile(r"^(?P<slug>[-\w]+)-(?P<at>\d{8}-\d{6}-\d{6})(?P<offset>[+-]\d{4})?\.json$")
+STAMP = "%Y%m%d-%H%M%S-%f"
+
+
+def tournament_zone(tournament: Tournament | None = None) -> tzinfo:
+    """The time zone a tournament's evening is held in: the installation's (``TIME_ZONE``);
+    a tournament's own zone where it has one."""
+    own = getattr(tournament, "time_zone", "") if tournament is not None else ""
+    if own:
+        with suppress(ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo(str(own))
+    return timezone.get_default_timezone()
+
+
+def file_stamp(at: float, zone: tzinfo) -> str:
+    """The time part of a backup's name: local time with its offset (an hour that repeats
+    when the clocks go back stays apart)."""
+    local = datetime.fromtimestamp(at, tz=zone)
+    return local.strftime(STAMP) + local.strftime("%z")
+
+
+def file_time(name: str) -> datetime | None:
+    """When the backup of this name was started (None: not a backup's name)."""
+    match = FILE_NAME.match(name)
+    if match is None:
+        return None
+    if match["offset"]:
+        return datetime.strptime(match["at"] + match["offset"], STAMP + "%z")
+    return datetime.strptime(match["at"], STAMP).replace(tzinfo=UTC)
 
 
 def backup_folder(slug: str) -> Path:
@@ -55,12 +83,19 @@ def backup_folder(slug: str) -> Path:
 
 
 def list_backups(slug: str) -> list[Path]:
-    """The automatic backups of a tournament, newest first."""
+    """The automatic backups of a tournament, newest first (an unreachable folder has none)."""
     folder = backup_folder(slug)
-    if not folder.is_dir():
+    try:
+        if not folder.is_dir():
+            return []
+        names = [
+            (at, p)
+            for p in folder.iterdir()
+            if (m := FILE_NAME.match(p.name)) and m["slug"] == slug and (at := file_time(p.name))
+        ]
+    except OSError:  # a pulled-out stick: the desk still answers (the writer notes it)
         return []
-    found = [p for p in folder.iterdir() if (m := FILE_NAME.match(p.name)) and m["slug"] == slug]
-    return sorted(found, key=lambda p: p.name, reverse=True)
+    return [p for _at, p in sorted(names, key=lambda x: (x[0], x[1].name), reverse=True)]
 
 
 def write_atomically(path: Path, data: bytes, durable: bool = True) -> None:
@@ -115,10 +150,20 @@ def write_auto_backup(tournament_id: int, since: float = 0.0) -> Path | None:
     """Write a backup of the tournament unless one started after ``since`` (a time after the
     change to be covered committed) is already there; thin out the older ones (see
     :func:`prune`). What happened (the time of the last backup, or the problem of the last
-    attempt) is noted for the desk (:func:`backup_status`); a failure is raised."""
+    attempt: also a folder that cannot be made, locked or opened) is noted for the desk
+    (:func:`backup_status`); a failure is raised."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return None
+    try:
+        return _write_in_folder(tournament, since)
+    except Exception as exc:
+        _caches.pop(tournament_id, None)
+        _note_status(tournament.slug, problem=f"{type(exc).__name__}: {exc}"[:300])
+        raise
+
+
+def _write_in_folder(tournament: Tournament, since: float) -> Path | None:
     folder = backup_folder(tournament.slug)
     with _folder_lock(folder):
         marker = folder / ".latest"
@@ -126,17 +171,12 @@ def write_auto_backup(tournament_id: int, since: float = 0.0) -> Path | None:
             if float(marker.read_text()) > since:
                 return None  # a newer backup already holds this change
         started = time.time()
-        cache = _caches.setdefault(tournament_id, DumpCache())
-        try:
-            data = dump.backup_bytes(tournament, cache=cache)
-            stamp = datetime.fromtimestamp(started, tz=UTC).strftime("%Y%m%d-%H%M%S-%f")
-            path = folder / f"{tournament.slug}-{stamp}.json"
-            write_atomically(path, data)
-            write_atomically(marker, repr(started).encode())
-        except Exception as exc:
-            _caches.pop(tournament_id, None)
-            _note_status(tournament.slug, problem=f"{type(exc).__name__}: {exc}"[:300])
-            raise
+        cache = _caches.setdefault(tournament.pk, DumpCache())
+        data = dump.backup_bytes(tournament, cache=cache)
+        stamp = file_stamp(started, tournament_zone(tournament))
+        path = folder / f"{tournament.slug}-{stamp}.json"
+        write_atomically(path, data)
+        write_atomically(marker, repr(started).encode())
         took = time.time() - started
         _note_status(tournament.slug, ok_at=started, file=path.name, seconds=round(took, 3))
         logger.info(
@@ -160,9 +200,8 @@ def prune(slug: str, now: float | None = None) -> list[Path]:
     seen_slots: set[int] = set()
     removed = []
     for number, path in enumerate(list_backups(slug)):  # newest first
-        match = FILE_NAME.match(path.name)
-        assert match is not None
-        at = datetime.strptime(match["at"], "%Y%m%d-%H%M%S-%f").replace(tzinfo=UTC)
+        at = file_time(path.name)
+        assert at is not None
         bucket = int(at.timestamp()) // slot
         if number < keep or bucket not in seen_slots:
             seen_slots.add(bucket)
@@ -206,6 +245,7 @@ class BackupStatus:
     problem_at: datetime | None
     waiting: bool  # a change is noted and its backup not yet written
     auto: bool  # automatic backups are switched on (BACKUP_AUTO)
+    retry_seconds: int = 30  # a failed backup is tried again after this
 
     def age_seconds(self, now: datetime | None = None) -> float | None:
         if self.last_at is None:
@@ -225,7 +265,7 @@ def backup_status(tournament: Tournament) -> BackupStatus:
     if last_at is None:  # backups written before the status was noted
         newest = list_backups(tournament.slug)[:1]
         if newest:
-            last_at = datetime.fromtimestamp(newest[0].stat().st_mtime, tz=UTC)
+            last_at = file_time(newest[0].name)
     return BackupStatus(
         last_at=last_at,
         file=str(status.get("file", "")),
@@ -234,6 +274,7 @@ def backup_status(tournament: Tournament) -> BackupStatus:
         waiting=(pending_folder() / str(tournament.pk)).exists()
         or tournament.pk in auto_backups.pending,
         auto=bool(settings.BACKUP_AUTO),
+        retry_seconds=max(1, round(retry_seconds())),
     )
 
 
@@ -268,14 +309,23 @@ def changed_since_backup() -> list[int]:
     return stale
 
 
+def retry_seconds() -> float:
+    """How long the writer waits before it tries a failed backup again (``BACKUP_RETRY_SECONDS``,
+    kept between 0.1 s and ten minutes); a new change tries sooner."""
+    value = float(getattr(settings, "BACKUP_RETRY_SECONDS", 30))
+    return min(max(value, 0.1), 600.0)
+
+
 class AutoBackups:
     """Writes requested backups in a background thread of this process (started on the first
-    request, again after a fork), coalescing requests that arrive while it works."""
+    request, again after a fork), coalescing requests that arrive while it works. A backup
+    that fails is tried again after :func:`retry_seconds` (noted for the desk each time)."""
 
     def __init__(self) -> None:
         self.condition = threading.Condition()
         self.pending: dict[int, float] = {}  # tournament -> time of the latest change to cover
-        self.last: dict[int, float] = {}  # tournament -> when this process last wrote one
+        self.not_before: dict[int, float] = {}  # tournament -> when it may be written next
+        self.failing: set[int] = set()  # tournaments whose last attempt failed (tried again)
         self.busy = False
         self.thread: threading.Thread | None = None
         self.pid = 0
@@ -283,39 +333,50 @@ class AutoBackups:
     def request(self, tournament_id: int) -> None:
         since = time.time()  # after the commit: a backup started later holds the change
         if os.environ.get(WORKER_ENV):  # the hall's backup process writes it
-            mark_pending(tournament_id, since)
+            try:
+                mark_pending(tournament_id, since)
+            except OSError:  # the save stands; the backup process finds it after a restart
+                logger.exception("could not note the backup of tournament %s", tournament_id)
             return
         if not getattr(settings, "BACKUP_IN_BACKGROUND", True):
             self._write(tournament_id, since)
             return
         with self.condition:
             self.pending[tournament_id] = since
+            if tournament_id in self.failing:  # a new change tries again without the wait
+                self.failing.discard(tournament_id)
+                self.not_before[tournament_id] = min(
+                    self.not_before.get(tournament_id, 0.0),
+                    time.monotonic() + float(getattr(settings, "BACKUP_MIN_INTERVAL", 0)),
+                )
             if self.thread is None or self.pid != os.getpid() or not self.thread.is_alive():
                 self.pid = os.getpid()
                 self.thread = threading.Thread(target=self._run, name="binokel-backup", daemon=True)
                 self.thread.start()
             self.condition.notify_all()
 
-    def _write(self, tournament_id: int, since: float) -> None:
+    def _write(self, tournament_id: int, since: float) -> bool:
         try:
             write_auto_backup(tournament_id, since)
         except Exception:
             logger.exception("automatic backup of tournament %s failed", tournament_id)
+            return False
+        return True
 
     def _next(self) -> tuple[int, float]:
         """Wait for a tournament whose backup is due: requested, and its last backup from this
-        process at least BACKUP_MIN_INTERVAL seconds ago (a burst of confirmations shares one)."""
-        interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+        process at least BACKUP_MIN_INTERVAL seconds ago (a burst of confirmations shares one),
+        or its failed attempt retry_seconds() ago."""
         with self.condition:
             while True:
                 now = time.monotonic()
-                due = [t for t in self.pending if self.last.get(t, -interval) + interval <= now]
+                due = [t for t in self.pending if self.not_before.get(t, 0.0) <= now]
                 if due:
                     self.busy = True
                     return due[0], self.pending.pop(due[0])
                 if self.pending:
                     self.condition.wait(
-                        min(self.last.get(t, now) + interval for t in self.pending) - now
+                        min(self.not_before.get(t, now) for t in self.pending) - now
                     )
                 else:
                     self.condition.wait()
@@ -329,21 +390,35 @@ class AutoBackups:
     def _loop(self, connections: Any) -> None:
         while True:
             tournament_id, since = self._next()
+            written = False
             try:
-                self._write(tournament_id, since)
+                written = self._write(tournament_id, since)
             finally:
                 connections.close_all()
                 with self.condition:
-                    self.last[tournament_id] = time.monotonic()
+                    now = time.monotonic()
+                    if written:
+                        self.failing.discard(tournament_id)
+                        wait = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
+                    else:  # tried again later, also without a new change
+                        self.failing.add(tournament_id)
+                        self.pending[tournament_id] = max(
+                            since, self.pending.get(tournament_id, since)
+                        )
+                        wait = retry_seconds()
+                    self.not_before[tournament_id] = now + wait
                     self.busy = False
                     self.condition.notify_all()
 
     def flush(self, timeout: float = 60.0) -> bool:
-        """Wait until every requested backup is written; False on time-out."""
+        """Wait until every requested backup is written or has failed (a failing one is
+        tried again later, not waited for); False on time-out."""
         deadline = time.monotonic() + timeout
         with self.condition:
             while (
-                (self.pending or self.busy) and self.thread is not None and self.thread.is_alive()
+                (set(self.pending) - self.failing or self.busy)
+                and self.thread is not None
+                and self.thread.is_alive()
             ):
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -363,7 +438,9 @@ WORKER_ENV = "BINOKEL_BACKUP_PROCESS"
 
 
 def pending_folder() -> Path:
-    return Path(settings.BACKUP_DIR) / ".pending"
+    """The web workers' notes, in the data folder (beside the status): a pulled-out stick of
+    BACKUP_DIR must neither fail a desk's save nor lose the notes of what to back up."""
+    return Path(settings.BACKUP_STATUS_DIR) / ".pending"
 
 
 def mark_pending(tournament_id: int, since: float) -> None:
@@ -408,7 +485,7 @@ def _write_while_held(
 ) -> None:
     from django.db import connections
 
-    last: dict[int, float] = {}
+    not_before: dict[int, float] = {}  # tournament -> when it may be written next
     interval = float(getattr(settings, "BACKUP_MIN_INTERVAL", 0))
     try:
         stale = changed_since_backup() if settings.BACKUP_AUTO else []
@@ -419,7 +496,9 @@ def _write_while_held(
             except Exception:  # noted for the desk; the loop below tries again
                 logger.exception("automatic backup of tournament %s failed", tournament_id)
                 mark_pending(tournament_id, started)
-            last[tournament_id] = time.monotonic()
+                not_before[tournament_id] = time.monotonic() + retry_seconds()
+            else:
+                not_before[tournament_id] = time.monotonic() + interval
     except Exception:
         logger.exception("could not look for changes since the last backups")
     finally:
@@ -439,7 +518,7 @@ def _write_while_held(
             if not note.name.isdigit():
                 continue
             tournament_id = int(note.name)
-            if time.monotonic() - last.get(tournament_id, -interval) < interval:
+            if time.monotonic() < not_before.get(tournament_id, 0.0):
                 continue
             try:
                 text = note.read_text()
@@ -448,12 +527,13 @@ def _write_while_held(
                 continue
             try:
                 write_auto_backup(tournament_id, since)
-            except Exception:  # the note stays: tried again after the interval
+            except Exception:  # the note stays: tried again after retry_seconds()
                 logger.exception("automatic backup of tournament %s failed", tournament_id)
+                not_before[tournament_id] = time.monotonic() + retry_seconds()
                 continue
             finally:
                 connections.close_all()
-                last[tournament_id] = time.monotonic()
+            not_before[tournament_id] = time.monotonic() + interval
             with suppress(OSError):
                 if note.read_text() == text:  # no newer note came in meanwhile
                     note.unlink()
