@@ -91,7 +91,7 @@ def test_the_entries_of_an_installation_from_before_keep_their_names():
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    before = ("binokel_tournament", "0020_the_one_verein_by_default")
+    before = ("binokel_tournament", "0022_district_cups")
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes("binokel_tournament")
     executor.migrate([before])

@@ -20,7 +20,7 @@ def name_what_the_entries_name(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('binokel_tournament', '0020_the_one_verein_by_default'),
+        ('binokel_tournament', '0022_district_cups'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
