@@ -48,19 +48,19 @@ MELD_IN_BETTEL = N_("A Bettel has no melds: leave the meld empty.")
 MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
 MELD_STEP = N_("The meld must be a multiple of 10 (now {meld}).")
 MELD_IMPOSSIBLE_HAND = N_(
-    "No 12-card hand can show a meld of {meld}; the nearest possible totals are {below} and "
-    "{above}."
+    "No {cards}-card hand can show a meld of {meld}; the nearest possible totals are {below} "
+    "and {above}."
 )
 MELD_IMPOSSIBLE_HAND_MAX = N_(
-    "No 12-card hand can show a meld of {meld}; the highest possible total is {highest}."
+    "No {cards}-card hand can show a meld of {meld}; the highest possible total is {highest}."
 )
 MELD_IMPOSSIBLE_PAIR = N_(
-    "Two partners with 9 cards each cannot show {meld} together; the nearest possible totals "
-    "are {below} and {above}."
+    "Two partners with {cards} cards each cannot show {meld} together; the nearest possible "
+    "totals are {below} and {above}."
 )
 MELD_IMPOSSIBLE_PAIR_MAX = N_(
-    "Two partners with 9 cards each cannot show {meld} together; the highest possible total "
-    "is {highest}."
+    "Two partners with {cards} cards each cannot show {meld} together; the highest possible "
+    "total is {highest}."
 )
 DECLARER_TRICKS_TOO_FEW = N_(
     "The declarer's tricks include the 4 pressed cards, so at least 8 eyes (4 Unter); now {tricks}."
