@@ -141,7 +141,9 @@ NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
 DESCRIBE_BID = N_("Bid: at least {min_bid}, in steps of {step}.")
 DESCRIBE_WON = N_("Won game: the declarer scores meld + tricks.")
 DESCRIBE_LOST = N_("Lost game: −{factor} × bid.")
-DESCRIBE_LOST_EXTRA = N_("Lost game: −({factor} × bid + {extra}); the melds are forfeited.")
+DESCRIBE_LOST_EXTRA = N_(
+    "Lost game (not a Durch or Bettel): −({factor} × bid + {extra}); the melds are forfeited."
+)
 DESCRIBE_OPPONENTS = N_("Opponents always score meld + tricks.")
 DESCRIBE_OPPONENTS_HALF_BID = N_(
     "Opponents score meld + tricks; when the declarer loses, also half the bid (rounded up to 10)."

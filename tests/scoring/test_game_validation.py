@@ -250,12 +250,16 @@ def test_an_impossible_meld_names_the_rule_sets_card_count():
     )
     sevens = RuleSet(sevens=True, hand_cards=(("three", 14), ("pairs", 11)))
     too_high = game(parties=[(9990, 150), (0, 50), (0, 50)])
-    assert validate_game(too_high, sevens)[0].text("de").startswith(
-        "Mit 14 Karten kann man nicht 9990 melden; höchstens "
+    assert (
+        validate_game(too_high, sevens)[0]
+        .text("de")
+        .startswith("Mit 14 Karten kann man nicht 9990 melden; höchstens ")
     )
     pair = game(parties=[(9990, 150), (0, 100)])
-    assert validate_game(pair, sevens)[0].text("de").startswith(
-        "Zwei Partner mit je 11 Karten können zusammen nicht 9990 melden; höchstens "
+    assert (
+        validate_game(pair, sevens)[0]
+        .text("de")
+        .startswith("Zwei Partner mit je 11 Karten können zusammen nicht 9990 melden; höchstens ")
     )
 
 
