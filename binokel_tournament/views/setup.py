@@ -16,7 +16,13 @@ from ..forms import (
 )
 from ..models import Tournament
 from ..services import tenancy
-from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
+from ..services.access import (
+    Action,
+    NotAllowed,
+    can_create_tournament,
+    series_visible_to,
+    tournaments_of,
+)
 from ..services.evening import pace, registration, seating
 from ..services.money import charity
 from ..services.rounds.state import next_step, round_states
@@ -44,6 +50,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": tournaments,
             "can_create": can_create,
+            # an evening's organiser who runs no register still finds the cups of their evenings
+            "sees_cups": not can_create and series_visible_to(request.user, verein).exists(),
             "restore_form": RestoreForm(),
             "result_form": ResultFileForm(),
         },
