@@ -4,11 +4,11 @@ desk typed is lost even when the page that held it is gone."""
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
 import os
 import re
-from typing import IO
 
 from django.http import HttpRequest
 
@@ -78,6 +78,7 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     only (0600, whatever the umask; an existing looser file is made so), as they hold what the
     desk typed."""
 
-    def _open(self) -> IO[str]:
+    def _open(self) -> io.TextIOWrapper:
         fd = open_private(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        return os.fdopen(fd, self.mode, encoding=self.encoding, errors=self.errors)
+        # appending, as the handler always opens its file here
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)  # noqa: SIM115

@@ -204,12 +204,19 @@ AXES_VERBOSE = False
 # REDIS_URL names one (redis://127.0.0.1:6379/0, a bigger hall or several servers).
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
 CACHES: dict[str, dict[str, object]]
+CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 1)  # seconds: connecting to Redis, and each answer
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "binokel"),
+            # the cache is a helper: a Redis that does not answer costs a request at most this
+            # long before the page is made without it (services/server/cache_guard.py)
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_TIMEOUT,
+                "socket_timeout": CACHE_TIMEOUT,
+            },
         }
     }
 elif CACHE_URL:

@@ -170,9 +170,9 @@ def series_list(request: HttpRequest) -> HttpResponse:
             messages.error(request, exc.message)
             return redirect("desk:series_list")
         return redirect("desk:series_detail", slug=created.slug)
-    verein = tenancy.current_verein(request)
-    can_edit = may_run_register(request.user, verein)
-    visible = series_visible_to(request.user, verein)
+    current = tenancy.current_verein(request)
+    can_edit = may_run_register(request.user, current)
+    visible = series_visible_to(request.user, current)
     if not can_edit and not visible.exists():  # helpers and others: no cups here
         raise Http404
     return render(request, "desk/series_list.html", {"series": visible, "can_edit": can_edit})

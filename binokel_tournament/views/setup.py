@@ -26,7 +26,7 @@ from ..services.access import (
 from ..services.evening import pace, registration, seating
 from ..services.money import charity
 from ..services.rounds.state import next_step, round_states
-from ..services.server import backup
+from ..services.server import backup, cache_guard
 from .common import desk_tournament
 
 # the tournament's own fields the settings form edits (one list: the form's)
@@ -133,6 +133,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "downloads": download_box(t, rounds, competitions),
         "total": charity.evening(t) if charity.has_money(t) else None,
         "backup_status": backup.backup_status(t),
+        "cache_problem": cache_guard.problem(),  # the cache is a helper: say when it is down
         "pace": pace.pace_line(pace.evening_forecast(t)),
     }
     return render(request, "desk/dashboard.html", context)
