@@ -24,9 +24,13 @@ def mode(path: Path) -> int:
 
 
 def start_django(data_dir: Path) -> None:
-    """A fresh process with the settings of this data folder, umask 022 (files 0644 by
-    default), that logs one error the way a failing request does."""
-    env = {k: v for k, v in os.environ.items() if k not in ("CACHE_URL", "REDIS_URL", "DATA_DIR")}
+    """A fresh process with the settings of this data folder (its own SQLite file), umask 022
+    (files 0644 by default), that logs one error the way a failing request does."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CACHE_URL", "REDIS_URL", "DATA_DIR", "DATABASE_URL")
+    }
     env.update(DATA_DIR=str(data_dir), DJANGO_SETTINGS_MODULE="binokel_tournament.settings")
     script = (
         "import os; os.umask(0o022)\n"
