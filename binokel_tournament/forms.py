@@ -24,8 +24,11 @@ MAX_ID = 999_999_999  # a database id a form accepts (more would overflow the co
 RULE_FIELD_LABELS = {
     "min_bid": _("Mindestreizwert"),
     "bid_step": _("Reizschritt"),
-    "lost_factor": _("Verlorenes Spiel: Faktor × Reizwert"),
-    "lost_extra": _("Verlorenes Spiel: zusätzlich abgezogen (z. B. 100, das Gemeldete verfällt)"),
+    "lost_factor": _("Verlorenes Spiel (kein Durch, kein Bettel): Faktor × Reizwert"),
+    "lost_extra": _(
+        "Verlorenes Spiel (kein Durch, kein Bettel): zusätzlich abgezogen (z. B. 100, das "
+        "Gemeldete verfällt)"
+    ),
     "conceded_declarer_factor": _("Abgeschrieben: Faktor × Reizwert für den Spielmacher"),
     "conceded_bonus_per_player": _("Abgeschrieben (klassisch): Bonus je Spieler am Tisch"),
     "conceded_bonus_per_opponent": _("Abgeschrieben: Bonus je Gegenspieler (Dabb: 40)"),
@@ -244,7 +247,9 @@ class TournamentForm(forms.ModelForm):
                     max_value=40 if rule == "games_per_round" else None,
                     required=False,
                 )
-        for meld in defaults["suit_melds"]:
+        # the suit melds in play: with the sevens also the Diss the engine adds (RULES.md)
+        self.melds_in_play = [meld.to_dict() for meld in rules.suit_melds_in_play]
+        for meld in self.melds_in_play:
             label = SUIT_MELD_LABELS.get(meld["key"], meld["key"])
             name = f"{label} ({meld['cards']})"
             self.fields[f"rule_suit_{meld['key']}_plain"] = forms.IntegerField(
@@ -303,6 +308,19 @@ class TournamentForm(forms.ModelForm):
                 value = given(f"rule_suit_{meld['key']}_{side}")
                 if value is not None:
                     meld[side] = value
+        # a meld the form showed beyond the preset's (the Diss with the sevens) is written only
+        # when the organiser changed it (e.g. Diss 0 / 0: none); unchanged, the engine adds it
+        known = {meld["key"] for meld in melds}
+        for shown in self.melds_in_play:
+            if shown["key"] in known:
+                continue
+            meld = dict(shown)
+            for side in ("plain", "trump"):
+                value = given(f"rule_suit_{meld['key']}_{side}")
+                if value is not None:
+                    meld[side] = value
+            if meld != shown:
+                melds.append(meld)
         wanted["suit_melds"] = melds
         for key in ("trick_scaling", "penalty_values"):
             value = given(f"rule_{key}")

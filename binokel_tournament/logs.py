@@ -4,10 +4,15 @@ desk typed is lost even when the page that held it is gone."""
 
 from __future__ import annotations
 
+import io
 import logging
+import logging.handlers
+import os
 import re
 
 from django.http import HttpRequest
+
+from binokel_tournament.private_files import open_private
 
 SECRET_FIELD = re.compile(r"pass|secret|token|csrf", re.IGNORECASE)
 MAX_FIELDS = 400
@@ -66,3 +71,14 @@ class RequestFormatter(logging.Formatter):
         head, _sep, rest = text.partition("\n")
         details = "\n".join("  " + line for line in describe_request(request))
         return f"{head}\n{details}" + (f"\n{rest}" if rest else "")
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """The error log's handler: a RotatingFileHandler whose files are readable by this account
+    only (0600, whatever the umask; an existing looser file is made so), as they hold what the
+    desk typed."""
+
+    def _open(self) -> io.TextIOWrapper:
+        fd = open_private(self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        # appending, as the handler always opens its file here
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)  # noqa: SIM115

@@ -24,6 +24,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from binokel_tournament.private_files import private_dir, private_file
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -50,31 +52,20 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value.isascii() and value.isdigit() else default
 
 
-def private_file(path: Path) -> None:
-    """Create ``path`` (empty) readable and writable by this account only, or make an
-    existing one so (with its -wal and -shm files)."""
-    if not path.exists():
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        try:
-            if name.exists() and name.stat().st_mode & 0o077:
-                name.chmod(0o600)
-        except OSError:  # not ours to change: leave it as it is
-            pass
-
-
 def local_secret_key(path: Path) -> str:
     """A random key kept beside the SQLite file, made on first start: never a key that is
     the same on every machine, and no setting an organiser has to know about."""
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
+        private_file(path)
         path.write_text(secrets.token_urlsafe(50), encoding="utf-8")
-        path.chmod(0o600)
     return path.read_text(encoding="utf-8").strip()
 
 
 DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "db"))).resolve()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+# readable by this account only (0700), like everything in it: the database, the key, the log,
+# the backups (binokel_tournament/private_files.py)
+private_dir(DATA_DIR)
 
 # Off unless asked for: the public pages may be opened from phones in the hall.
 DEBUG = env_bool("DEBUG", False)
@@ -213,12 +204,19 @@ AXES_VERBOSE = False
 # REDIS_URL names one (redis://127.0.0.1:6379/0, a bigger hall or several servers).
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
 CACHES: dict[str, dict[str, object]]
+CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 1)  # seconds: connecting to Redis, and each answer
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "binokel"),
+            # the cache is a helper: a Redis that does not answer costs a request at most this
+            # long before the page is made without it (services/server/cache_guard.py)
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_TIMEOUT,
+                "socket_timeout": CACHE_TIMEOUT,
+            },
         }
     }
 elif CACHE_URL:
@@ -243,8 +241,7 @@ TABLE_GUESS_WINDOW = 60
 # short "unchanged" answer while nothing did).
 TABLE_POLL_SECONDS = env_int("TABLE_POLL_SECONDS", 8)
 
-LOG_DIR = DATA_DIR / "logs"
-LOG_DIR.mkdir(parents=True, exist_ok=True)
+LOG_DIR = private_dir(DATA_DIR / "logs")
 ERROR_LOG_FILE = LOG_DIR / "errors.log"
 LOGGING: dict[str, object] = {
     "version": 1,
@@ -255,7 +252,8 @@ LOGGING: dict[str, object] = {
     },
     "handlers": {
         "error_file": {
-            "class": "logging.handlers.RotatingFileHandler",
+            # a RotatingFileHandler whose files are 0600 (what the desk typed is in them)
+            "class": "binokel_tournament.logs.PrivateRotatingFileHandler",
             "filename": str(ERROR_LOG_FILE),
             "maxBytes": 2_000_000,
             "backupCount": 5,

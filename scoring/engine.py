@@ -414,9 +414,9 @@ def _check_meld(
     below, above = nearest_totals(meld, None if is_pair else cards, rules)
     if above is None:
         msgid = M.MELD_IMPOSSIBLE_PAIR_MAX if is_pair else M.MELD_IMPOSSIBLE_HAND_MAX
-        return [FieldError.of(field, msgid, meld=meld, highest=below)]
+        return [FieldError.of(field, msgid, meld=meld, highest=below, cards=cards)]
     msgid = M.MELD_IMPOSSIBLE_PAIR if is_pair else M.MELD_IMPOSSIBLE_HAND
-    return [FieldError.of(field, msgid, meld=meld, below=below, above=above)]
+    return [FieldError.of(field, msgid, meld=meld, below=below, above=above, cards=cards)]
 
 
 def _allowed_melds(parties: int, rules: RuleSet) -> frozenset[int] | None:

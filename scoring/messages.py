@@ -48,19 +48,19 @@ MELD_IN_BETTEL = N_("A Bettel has no melds: leave the meld empty.")
 MELD_NEGATIVE = N_("The meld cannot be negative (now {meld}).")
 MELD_STEP = N_("The meld must be a multiple of 10 (now {meld}).")
 MELD_IMPOSSIBLE_HAND = N_(
-    "No 12-card hand can show a meld of {meld}; the nearest possible totals are {below} and "
-    "{above}."
+    "No {cards}-card hand can show a meld of {meld}; the nearest possible totals are {below} "
+    "and {above}."
 )
 MELD_IMPOSSIBLE_HAND_MAX = N_(
-    "No 12-card hand can show a meld of {meld}; the highest possible total is {highest}."
+    "No {cards}-card hand can show a meld of {meld}; the highest possible total is {highest}."
 )
 MELD_IMPOSSIBLE_PAIR = N_(
-    "Two partners with 9 cards each cannot show {meld} together; the nearest possible totals "
-    "are {below} and {above}."
+    "Two partners with {cards} cards each cannot show {meld} together; the nearest possible "
+    "totals are {below} and {above}."
 )
 MELD_IMPOSSIBLE_PAIR_MAX = N_(
-    "Two partners with 9 cards each cannot show {meld} together; the highest possible total "
-    "is {highest}."
+    "Two partners with {cards} cards each cannot show {meld} together; the highest possible "
+    "total is {highest}."
 )
 DECLARER_TRICKS_TOO_FEW = N_(
     "The declarer's tricks include the 4 pressed cards, so at least 8 eyes (4 Unter); now {tricks}."
@@ -141,7 +141,9 @@ NO_WITNESS = N_("No {cards}-card hand shows a meld of exactly {total}.")
 DESCRIBE_BID = N_("Bid: at least {min_bid}, in steps of {step}.")
 DESCRIBE_WON = N_("Won game: the declarer scores meld + tricks.")
 DESCRIBE_LOST = N_("Lost game: −{factor} × bid.")
-DESCRIBE_LOST_EXTRA = N_("Lost game: −({factor} × bid + {extra}); the melds are forfeited.")
+DESCRIBE_LOST_EXTRA = N_(
+    "Lost game (not a Durch or Bettel): −({factor} × bid + {extra}); the melds are forfeited."
+)
 DESCRIBE_OPPONENTS = N_("Opponents always score meld + tricks.")
 DESCRIBE_OPPONENTS_HALF_BID = N_(
     "Opponents score meld + tricks; when the declarer loses, also half the bid (rounded up to 10)."

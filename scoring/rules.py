@@ -108,6 +108,11 @@ CLASSIC_SUIT_MELDS: tuple[SuitMeld, ...] = (
     SuitMeld.of("familie", "A 10 K O U", 100, 150),
     SuitMeld.of(PAAR_KEY, "K O", 20, 40),
 )
+# RULES.md "Decisions (2026-11-27)": with the sevens (48 cards) the trump seven, the Diss, is a
+# 10-point meld, one per trump seven held ("the DISS ... is 10 points"); it needs a trick like every
+# meld and is no part of a Familie. A rule set with sevens plays it unless its suit melds name a
+# seven themselves (e.g. ``diss`` 0 / 0: no Diss).
+DISS = SuitMeld.of("diss", "7", 0, 10)
 EJL_HAND_CARDS: tuple[tuple[str, int], ...] = (("three", 12), ("pairs", 9))
 CLASSIC_FOUR = rank_values(A=100, K=80, O=60, U=40)
 CLASSIC_EIGHT = rank_values(A=1000, K=1000, O=1000, U=1000)
@@ -334,10 +339,20 @@ class RuleSet:
         return int(least), int(most)
 
     @cached_property
+    def suit_melds_in_play(self) -> tuple[SuitMeld, ...]:
+        """The suit melds that count: ``suit_melds``, and with the sevens the Diss (``DISS``)
+        where no suit meld names a seven or the key ``diss``."""
+        if not self.sevens or any(
+            meld.key == DISS.key or Rank.SIEBEN in meld.cards for meld in self.suit_melds
+        ):
+            return self.suit_melds
+        return (*self.suit_melds, DISS)
+
+    @cached_property
     def meld_table(self) -> MeldTable:
         """The meld table of this rule set (what every meld is worth)."""
         return MeldTable(
-            suit_melds=self.suit_melds,
+            suit_melds=self.suit_melds_in_play,
             four=rank_values_of(self.four_of_a_rank),
             eight=rank_values_of(self.eight_of_a_rank),
             binokel=self.binokel_value,
@@ -507,7 +522,7 @@ class RuleSet:
             return translate(msgid, lang).format(**params)
 
         rows: list[tuple[str, str]] = []
-        for meld in self.suit_melds:
+        for meld in self.suit_melds_in_play:
             label = M.SUIT_MELD_NAMES.get(meld.key)
             name = translate(label, lang) if label else meld.key
             title = f"{name} ({meld.cards_text()})"

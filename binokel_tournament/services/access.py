@@ -1,5 +1,10 @@
 """Who may do what: accounts are members of tournaments with a role.
 
+Cups (series) and the player register hold players' names, also of those who did not want to
+be named in public: the register and every cup of a Verein are for the Verein's organisers
+(:func:`may_run_register`), a cup also for the organisers of its evenings
+(:func:`series_visible_to`); desk helpers and everybody else do not see them.
+
 - organiser (Turnierleitung): everything in the tournament — rules, seating, registration,
   corrections of confirmed sheets, deleting, members, backups.
 - desk helper (Helfer/in am Turniertisch): see the tournament's desk pages, enter and confirm
@@ -23,7 +28,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from ..models import Membership, Role, Tournament, Verein, VereinMember
+from ..models import Membership, Role, Series, Tournament, Verein, VereinMember
 
 Actor: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
@@ -196,3 +201,37 @@ def can_create_tournament(user: Actor, verein: Verein | None = None) -> bool:
 def require_create_tournament(user: Actor, verein: Verein | None = None) -> None:
     if not can_create_tournament(user, verein):
         raise NotAllowed(_("Neue Turniere anlegen darf nur eine Turnierleitung."))
+
+
+def organised_tournaments(user: Actor) -> QuerySet[Tournament]:
+    """The tournaments the account organises, as a member of the tournament or of its Verein
+    (the system: all)."""
+    if user is None:
+        return Tournament.objects.all()
+    if not user.is_authenticated or not user.is_active:
+        return Tournament.objects.none()
+    uid = account_id(user)
+    vereine = VereinMember.objects.filter(user_id=uid, role=Role.ORGANISER).values("verein_id")
+    own = Membership.objects.filter(user_id=uid, role=Role.ORGANISER).values("tournament_id")
+    return Tournament.objects.filter(Q(pk__in=own) | Q(verein_id__in=vereine))
+
+
+def may_run_register(user: Actor, verein: Verein | None) -> bool:
+    """Whether the account sees and keeps the Verein's player register and all its cups: its
+    organisers (the accounts that may create its tournaments)."""
+    return verein is not None and can_create_tournament(user, verein)
+
+
+def series_visible_to(user: Actor, verein: Verein | None) -> QuerySet[Series]:
+    """The cups of the Verein the account may see: all of them for the Verein's organisers,
+    else those with an evening the account organises; none for helpers and others."""
+    if verein is None:
+        return Series.objects.none()
+    series = Series.objects.filter(verein=verein)
+    if may_run_register(user, verein):
+        return series
+    return series.filter(tournaments__in=organised_tournaments(user)).distinct()
+
+
+def can_see_series(user: Actor, series: Series) -> bool:
+    return series_visible_to(user, series.verein).filter(pk=series.pk).exists()

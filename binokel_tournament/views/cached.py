@@ -14,13 +14,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import translation
 
 from ..models import public_names
 from ..services.server import public_cache
+from ..services.server.cache_guard import cache
 
 PLACEHOLDER = "binokel-kept-page-csrf-token"
 FLAG = "binokel_kept_page"

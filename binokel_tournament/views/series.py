@@ -14,7 +14,14 @@ from ..charity_forms import SeriesForm
 from ..forms import ResultFileForm
 from ..models import CupSubmission, Entrant, Player, Series, Verein
 from ..services import tenancy
-from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
+from ..services.access import (
+    Action,
+    NotAllowed,
+    can_see_series,
+    may_run_register,
+    series_visible_to,
+    tournaments_of,
+)
 from ..services.errors import DeskError
 from ..services.money import district
 from ..services.money import series as service
@@ -24,10 +31,11 @@ from .common import desk_tournament, plain_int
 
 def _require_register(request: HttpRequest) -> Verein:
     """The Verein whose register and cups the desk works on: the one chosen, where the
-    account is an organiser."""
+    account is an organiser; for anybody else there is no register (404: it holds the names
+    of players who did not want to be named)."""
     verein = tenancy.current_verein(request)
-    if verein is None or not can_create_tournament(request.user, verein):
-        raise NotAllowed(_("Spielerregister und Cup-Serien verwaltet die Turnierleitung."))
+    if verein is None or not may_run_register(request.user, verein):
+        raise Http404
     return verein
 
 
@@ -163,21 +171,21 @@ def series_list(request: HttpRequest) -> HttpResponse:
             messages.error(request, exc.message)
             return redirect("desk:series_list")
         return redirect("desk:series_detail", slug=created.slug)
-    return render(
-        request,
-        "desk/series_list.html",
-        {
-            "series": Series.objects.filter(verein=tenancy.current_verein(request)),
-            "can_edit": can_create_tournament(request.user, tenancy.current_verein(request)),
-        },
-    )
+    current = tenancy.current_verein(request)
+    can_edit = may_run_register(request.user, current)
+    visible = series_visible_to(request.user, current)
+    if not can_edit and not visible.exists():  # helpers and others: no cups here
+        raise Http404
+    return render(request, "desk/series_list.html", {"series": visible, "can_edit": can_edit})
 
 
 @login_required
 def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
     series = get_object_or_404(Series, slug=slug)  # within the desk's scope (its Vereine)
+    if not can_see_series(request.user, series):  # the Verein's and its evenings' organisers
+        raise Http404
     mine = tournaments_of(request.user).filter(verein=series.verein)
-    can_edit = can_create_tournament(request.user, series.verein)
+    can_edit = may_run_register(request.user, series.verein)
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if action:
         if not can_edit:

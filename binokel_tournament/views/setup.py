@@ -16,11 +16,17 @@ from ..forms import (
 )
 from ..models import Tournament
 from ..services import tenancy
-from ..services.access import Action, NotAllowed, can_create_tournament, tournaments_of
+from ..services.access import (
+    Action,
+    NotAllowed,
+    can_create_tournament,
+    series_visible_to,
+    tournaments_of,
+)
 from ..services.evening import pace, registration, seating
 from ..services.money import charity
 from ..services.rounds.state import next_step, round_states
-from ..services.server import backup
+from ..services.server import backup, cache_guard
 from .common import desk_tournament
 
 # the tournament's own fields the settings form edits (one list: the form's)
@@ -45,6 +51,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": tournaments,
             "can_create": can_create,
+            # an evening's organiser who runs no register still finds the cups of their evenings
+            "sees_cups": not can_create and series_visible_to(request.user, verein).exists(),
             "restore_form": RestoreForm(),
             "result_form": ResultFileForm(),
         },
@@ -126,6 +134,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "downloads": download_box(t, rounds, competitions),
         "total": charity.evening(t) if charity.has_money(t) else None,
         "backup_status": backup.backup_status(t),
+        "cache_problem": cache_guard.problem(),  # the cache is a helper: say when it is down
         "pace": pace.pace_line(pace.evening_forecast(t)),
     }
     return render(request, "desk/dashboard.html", context)

@@ -38,6 +38,7 @@ TableView = Callable[..., HttpResponse]
 _GAME_FIELD = re.compile(r"^games\[\d+\]\.?")
 _COLUMN = re.compile(r"^columns\[(\d+)\]")
 MAX_BODY = 20_000  # bytes: one game is a few hundred
+MAX_DEPTH = 8  # lists and objects in lists and objects: a game is 4 deep
 
 
 def _client(request: HttpRequest) -> str:
@@ -94,11 +95,34 @@ def _body(request: HttpRequest) -> dict[str, Any]:
         raise DeskError(_("Die Anfrage ist zu groß."))
     try:
         data = json.loads(request.body or b"{}")
+    except RecursionError:  # nested deeper than the parser goes
+        raise DeskError(_("Die Anfrage ist zu tief verschachtelt.")) from None
     except ValueError:
         raise DeskError(_("Die Anfrage ist nicht lesbar.")) from None
     if not isinstance(data, dict):
         raise DeskError(_("Die Anfrage ist nicht lesbar."))
+    if _depth(data) > MAX_DEPTH:  # what the parser read, nothing after it need go that deep
+        raise DeskError(_("Die Anfrage ist zu tief verschachtelt."))
     return data
+
+
+def _depth(value: object) -> int:
+    """How deeply lists and objects nest in ``value`` (a plain value: 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _number(value: object) -> int | None:
@@ -278,7 +302,9 @@ def check(request: HttpRequest, table: Table) -> HttpResponse:
         return JsonResponse({"ok": False, "message": _("Unbekanntes Spiel.")}, status=400)
     evaluation = table_entry.check_game(table, number, values)
     answer = _game_answer(evaluation, number)
-    return JsonResponse({"ok": True, "seq": data.get("seq"), "game": answer})
+    seq = data.get("seq")  # the phone's counter, echoed: a number or nothing
+    seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+    return JsonResponse({"ok": True, "seq": seq, "game": answer})
 
 
 @require_POST

@@ -237,6 +237,32 @@ def test_pair_meld_must_be_one_two_hands_from_one_deck_can_show():
     )
 
 
+def test_an_impossible_meld_names_the_rule_sets_card_count():
+    # RULES.md "Decisions (2026-11-27)": the refusal names the rule set's card count, not 12
+    from scoring.presets import LUXUSFAMILIE
+
+    bad = game(parties=[(860, 100), (0, 70), (0, 70)])
+    assert validate_game(bad, LUXUSFAMILIE)[0].text("de") == (
+        "Mit 16 Karten kann man nicht 860 melden; die nächstmöglichen Werte sind 850 und 870."
+    )
+    assert validate_game(bad, LUXUSFAMILIE)[0].text("en") == (
+        "No 16-card hand can show a meld of 860; the nearest possible totals are 850 and 870."
+    )
+    sevens = RuleSet(sevens=True, hand_cards=(("three", 14), ("pairs", 11)))
+    too_high = game(parties=[(9990, 150), (0, 50), (0, 50)])
+    assert (
+        validate_game(too_high, sevens)[0]
+        .text("de")
+        .startswith("Mit 14 Karten kann man nicht 9990 melden; höchstens ")
+    )
+    pair = game(parties=[(9990, 150), (0, 100)])
+    assert (
+        validate_game(pair, sevens)[0]
+        .text("de")
+        .startswith("Zwei Partner mit je 11 Karten können zusammen nicht 9990 melden; höchstens ")
+    )
+
+
 def test_a_12_card_total_a_pair_cannot_reach_is_fine_at_a_three_table():
     assert validate_game(game(parties=[(1380, 152), (20, 58), (0, 40)])) == []
 

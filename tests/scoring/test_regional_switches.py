@@ -4,6 +4,7 @@ any preset, with the article's own examples."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +27,7 @@ from scoring import (
     score_game,
     validate_game,
 )
+from scoring.melds import achievable_pair_totals, achievable_totals
 from tests.scoring.card_labels import hand
 
 RUNDLAUF = "♥K ♥O ♦K ♦O ♣K ♣O ♠K ♠O"
@@ -71,13 +73,162 @@ def test_the_trump_seven_diss_counts_10_where_sevens_are_played():
     assert hand_melds(hand("♥7 ♣7"), Suit.HERZ, rules) == MeldCounts(trump_diss=1)
 
 
+SEVENS = RuleSet(sevens=True, hand_cards=(("three", 14), ("pairs", 11)))
+
+
+def test_with_the_sevens_switch_the_diss_is_a_10_point_meld_in_the_meld_table():
+    # RULES.md "Decisions (2026-11-27)": "the DISS ... is 10 points", one per trump seven held,
+    # not part of a Familie
+    assert hand_meld_total(hand("♥7 ♥7 ♣7"), Suit.HERZ, SEVENS) == 20
+    assert hand_meld_total(hand("♥7 ♥7 ♣7"), Suit.KREUZ, SEVENS) == 10
+    assert hand_meld_total(hand("♥7 ♥7 ♣7"), Suit.SCHIPPEN, SEVENS) == 0
+    assert hand_melds(hand("♥A ♥10 ♥K ♥O ♥U ♥7"), Suit.HERZ, SEVENS) == MeldCounts(
+        trump_familie=1, trump_diss=1
+    )
+    assert meld_total(MeldCounts(trump_diss=2), SEVENS) == 20
+    assert ("Trump seven (Diss) (7)", "10 in trump") in SEVENS.describe_melds("en")
+    assert RuleSet.from_json(SEVENS.to_json()) == SEVENS
+
+
+def test_the_diss_makes_odd_tens_showable_and_the_meld_check_accepts_them():
+    # without the Diss every ejl meld is a multiple of 20 below 140: 10 cannot be shown
+    assert 10 not in achievable_totals(12, EJL)
+    assert {10, 30, 130} <= achievable_totals(14, SEVENS)
+    assert 10 in achievable_pair_totals(SEVENS)
+    game = GameInput(
+        GameKind.PLAYED,
+        0,
+        200,
+        (PartyInput(meld=10, tricks=200), PartyInput(meld=30, tricks=25), PartyInput(0, 25)),
+    )
+    assert validate_game(game, SEVENS) == []
+    # like every meld it needs a trick (rule 13): the party without a trick loses its Diss
+    no_trick = GameInput(
+        GameKind.PLAYED,
+        0,
+        200,
+        (PartyInput(meld=10, tricks=200), PartyInput(meld=10, tricks=0), PartyInput(0, 50)),
+    )
+    assert score_game(no_trick, SEVENS).points == (210, 0, 50)
+
+
+def test_a_diss_of_0_written_in_the_suit_melds_switches_it_off():
+    none = dataclasses.replace(SEVENS, suit_melds=(*EJL.suit_melds, SuitMeld.of("diss", "7", 0, 0)))
+    assert hand_meld_total(hand("♥7 ♥7"), Suit.HERZ, none) == 0
+    assert 10 not in achievable_totals(14, none)
+    assert [m.key for m in EJL.suit_melds_in_play] == ["doppelfamilie", "familie", "paar"]
+
+
 # --- the lost game -----------------------------------------------------------------------------
 def test_lost_twice_the_bid_or_the_bid_plus_100_with_the_melds_forfeited():
     example_2 = (1, 250, (40, 65), (100, 143), (20, 42))
     assert played(EJL, *example_2).points == (110, -500, 60)
     plus_100 = dataclasses.replace(EJL, lost_factor=1, lost_extra=100)
     assert played(plus_100, *example_2).points == (110, -350, 60)
-    assert "Lost game: −(1 × bid + 100); the melds are forfeited." in plus_100.describe("en")
+    assert (
+        "Lost game (not a Durch or Bettel): −(1 × bid + 100); the melds are forfeited."
+        in plus_100.describe("en")
+    )
+
+
+PLUS_100 = dataclasses.replace(
+    EJL,
+    lost_factor=1,
+    lost_extra=100,
+    game_kinds=(GameKind.PLAYED, GameKind.CONCEDED, GameKind.DURCH, GameKind.BETTEL),
+)
+
+
+def _doc_rows(marker):
+    """The rows of the table after ``<!-- marker -->`` in docs/rules.md."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    lines = text.split(f"<!-- {marker} -->", 1)[1].strip().splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def _number(text):
+    return None if text == "–" else int(text.replace("−", "-"))
+
+
+def test_lost_bid_plus_100_is_for_normal_games_the_worked_example_of_the_docs():
+    # RULES.md "Decisions (2026-11-27)": a lost Durch or Bettel keeps its preset's loss
+    rows = _doc_rows("lost-bid-plus-100")
+    assert [row[0] for row in rows] == ["played", "durch", "bettel"]
+    for kind, declarer_bid, *parties, expected in rows:
+        who, bid = declarer_bid.split(", ")
+        cells = [[_number(x) for x in cell.split(" / ")] for cell in parties]
+        game = GameInput(
+            GameKind(kind),
+            "ABC".index(who),
+            int(bid),
+            tuple(PartyInput(meld=m, tricks=t) for m, t in cells),
+        )
+        assert validate_game(game, PLUS_100) == []
+        assert score_game(game, PLUS_100).points == tuple(
+            _number(x) for x in expected.split(", ")
+        ), kind
+
+
+def test_lost_bid_plus_100_leaves_every_special_game_its_own_loss():
+    aufgelegt = dataclasses.replace(
+        PLUS_100, game_kinds=(GameKind.PLAYED, GameKind.DURCH_AUFGELEGT)
+    )
+    lost = ((None, 10), (None, 220), (None, 20))
+    for rules, kind in (
+        (PLUS_100, GameKind.DURCH),
+        (aufgelegt, GameKind.DURCH_AUFGELEGT),
+        (PLUS_100, GameKind.BETTEL),
+    ):
+        assert played(rules, 1, 200, *lost, kind=kind).points[1] == -2 * 200
+    thrice = dataclasses.replace(PLUS_100, durch_lost_factor=3)
+    assert played(thrice, 1, 200, *lost, kind=GameKind.DURCH).points[1] == -600
+    # a pair table too
+    assert played(PLUS_100, 0, 250, (100, 140), (0, 110)).points == (-350, 110)
+    assert played(PLUS_100, 0, 200, (None, 240), (None, 10), kind=GameKind.DURCH).points == (
+        -400,
+        10,
+    )
+
+
+def test_the_scoring_command_scores_lost_bid_plus_100_as_documented(tmp_path):
+    # docs/architecture.md "Command-line contracts": --rules FILE, a list in gives a list out
+    import io
+    import json
+
+    from scoring.cli import main
+
+    rules = tmp_path / "rules.json"
+    rules.write_text(PLUS_100.to_json(), encoding="utf-8")
+    games = [
+        {
+            "kind": "played",
+            "declarer": 1,
+            "bid": 250,
+            "parties": [
+                {"meld": 40, "tricks": 65},
+                {"meld": 100, "tricks": 143},
+                {"meld": 20, "tricks": 42},
+            ],
+        },
+        {
+            "kind": "durch",
+            "declarer": 1,
+            "bid": 200,
+            "parties": [{"tricks": 10}, {"tricks": 220}, {"tricks": 20}],
+        },
+    ]
+    out = io.StringIO()
+    code = main(["score", "--rules", str(rules)], io.BytesIO(json.dumps(games).encode()), out)
+    assert code == 0
+    assert json.loads(out.getvalue()) == [
+        {"points": [110, -350, 60], "won": False},
+        {"points": [10, -400, 20], "won": False},
+    ]
 
 
 def test_lost_once_the_bid():

@@ -9,6 +9,7 @@ examples are derandomised (the same on every run: no flaky failures); set
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -249,5 +250,81 @@ def test_public_and_login_endpoints_survive_hostile_input(world, before, entry, 
         response = client.get(url, query) if entry.method == "GET" else client.post(url, form)
         assert response.status_code < 500, (entry.label, role, response.status_code)
         assert state(t)[0] == before[role][0]  # the tournament itself is untouched
+
+    in_rolled_back_transaction(check)
+
+
+DEEP = "Die Anfrage ist zu tief verschachtelt."
+TABLE_ENDPOINTS = ["seats", "check", "game", "confirm"]  # plaetze, pruefen, spiel, bestaetigen
+
+
+def nested(data: st.DataObject, depth: int) -> str:
+    """JSON text of lists and objects nested ``depth`` deep (mixed, as a hostile phone may)."""
+    opens, closes = [], []
+    for _ in range(depth):
+        if data.draw(st.booleans(), label="object"):
+            opens.append('{"x": ')
+            closes.append("}")
+        else:
+            opens.append("[")
+            closes.append("]")
+    return "".join(opens) + "1" + "".join(reversed(closes))
+
+
+@pytest.fixture
+def started(seated):
+    from tests.support import start_round
+
+    start_round(seated.round_set.get(number=1), None)
+    return seated
+
+
+@pytest.mark.parametrize("name", TABLE_ENDPOINTS)
+@FUZZ
+@given(data=st.data())
+def test_table_link_endpoints_answer_deep_nesting_with_a_400(client, started, name, data):
+    """issue 36 item 16: JSON nested deeper than the parser (or the code after it) goes was a
+    500 (RecursionError); every depth that fits the body limit is answered, deep ones with 400."""
+    from binokel_tournament.views.table import MAX_BODY, MAX_DEPTH
+
+    from .phones import GAME, three_table, url
+
+    table = three_table(started)
+    depth = data.draw(
+        st.one_of(
+            st.integers(min_value=1, max_value=MAX_DEPTH + 2),
+            st.integers(min_value=MAX_DEPTH + 1, max_value=MAX_BODY // 6),
+            st.sampled_from([999, 1000, 1001, 3000, MAX_BODY // 6]),
+        ),
+        label="depth",
+    )
+    deep = nested(data, depth)
+    where = data.draw(st.sampled_from(["body", "numbers", "seq", "game", "column", "op"]))
+    if where == "body":
+        body = deep
+    else:
+        game = dict(GAME, columns=[dict(c) for c in GAME["columns"]])
+        if where == "column":
+            game["columns"][0]["meld"] = "@"
+        elif where == "game":
+            game["bid"] = "@"
+        document = {"op": "k", "number": 1, "base": "", "numbers": [1, 2, 3], "game": game}
+        if where in ("numbers", "seq", "op"):
+            document[where] = "@"
+        body = json.dumps(document).replace('"@"', deep)
+    if len(body) > MAX_BODY:
+        return
+
+    def check() -> None:
+        response = client.post(url(table, name), body, content_type="application/json")
+        assert response.status_code < 500, (name, where, depth, response.status_code)
+        total = {"body": 0, "numbers": 1, "seq": 1, "op": 1, "game": 2, "column": 4}[where]
+        if total + depth > MAX_DEPTH:
+            assert response.status_code == 400
+            message = response.json()["message"]
+            if body.startswith("["):  # not an object at all: either answer is right
+                assert message in ("Die Anfrage ist nicht lesbar.", DEEP), message
+            else:
+                assert message == DEEP, message
 
     in_rolled_back_transaction(check)

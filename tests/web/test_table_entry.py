@@ -290,3 +290,19 @@ def test_table_links_prints_every_link_of_a_round_as_json(seated):
             for t in tables
         ],
     }
+
+
+@pytest.mark.parametrize("name", ["seats", "check", "game", "confirm"])
+def test_deeply_nested_json_is_refused_with_a_message_not_a_500(client, seated, name):
+    # issue 36 item 16: "[" * 5000 was a RecursionError (500); 12 levels inside the game were
+    # read and echoed
+    table = three_table(seated)
+    for body in (
+        "[" * 5000 + "]" * 5000,
+        '{"number": 1, "seq": ' + "[" * 2000 + "]" * 2000 + "}",
+        json.dumps({"number": 1, "numbers": [1, 2, 3], "game": {"bid": [[[[[[[[[[[[1]]]]]]]]]]]]}}),
+    ):
+        response = client.post(url(table, name), body, content_type="application/json")
+        assert response.status_code == 400, (name, response.status_code)
+        assert response.json()["message"] == "Die Anfrage ist zu tief verschachtelt."
+    assert not ScoreSheet.objects.filter(table=table).exists()

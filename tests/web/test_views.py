@@ -382,3 +382,39 @@ def test_a_rule_set_without_pair_tables_takes_no_pairs_competition(desk_client):
     response = desk_client.post(reverse("desk:tournament_new"), data)
     assert response.status_code == 200
     assert "keine Paartische" in response.content.decode()
+
+
+def test_with_the_sevens_the_form_shows_the_diss_and_sets_its_value(desk_client):
+    # RULES.md "Decisions (2026-11-27)": with the sevens the trump seven (Diss) counts 10
+    from binokel_tournament.forms import TournamentForm
+    from binokel_tournament.models import Tournament
+
+    data = {
+        **form_defaults(),
+        "name": "Siebenerabend",
+        "rounds": "3",
+        "competitions": ["singles", "pairs"],
+        "rule_sevens": "on",
+        "rule_hand_three": "14",
+        "rule_hand_pairs": "11",
+    }
+    response = desk_client.post(reverse("desk:tournament_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t = Tournament.objects.get(name="Siebenerabend")
+    diss = next(m for m in t.rules().suit_melds_in_play if m.key == "diss")
+    assert (diss.plain, diss.trump) == (0, 10)
+    assert "diss" not in str(t.rules_json)  # the engine adds it: nothing to store
+    edit = reverse("desk:tournament_edit", args=[t.slug])
+    assert "Trumpf-Sieben (Diss) (7)" in desk_client.get(edit).content.decode()
+    shown: dict[str, object] = {"preset": "ejl", "competitions": ["singles", "pairs"]}
+    for name, field in TournamentForm(instance=t).fields.items():
+        if field.initial is True:
+            shown[name] = "on"
+        elif field.initial not in (None, False) and name != "competitions":
+            shown[name] = field.initial
+    shown.update(name=t.name, rounds="3", rule_suit_diss_trump="0")
+    response = desk_client.post(edit, shown)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t.refresh_from_db()
+    diss = next(m for m in t.rules().suit_melds_in_play if m.key == "diss")
+    assert (diss.plain, diss.trump) == (0, 0)

@@ -24,7 +24,7 @@ from binokel_tournament.management.base import SystemCommand
 
 from ...models import Membership, Role
 from ...services.members import DEMO_PASSWORD
-from ...services.server import backup, public_cache
+from ...services.server import backup, cache_guard, public_cache
 from ...services.server.warmup import warm_up
 from ..common import ensure_database
 from ..passwords import ask_new_password, checked, password_from_file
@@ -109,6 +109,7 @@ class Command(SystemCommand):
         addresses = [] if loopback_only else lan_addresses()
         self._configure(addresses, port)
         self._print_addresses(addresses, host, port)
+        self._check_cache()
         if opts["check"]:
             return
         # first the backup writer: after a crash it backs up the state before it at once,
@@ -125,6 +126,21 @@ class Command(SystemCommand):
         finally:
             writer.terminate()
             writer.wait(timeout=60)
+
+    def _check_cache(self) -> None:
+        """The cache is a helper: one that does not answer is said in a line, not a reason
+        to stay closed (services/server/cache_guard.py)."""
+        problem = cache_guard.check_at_start()
+        if problem:
+            self.stdout.write(
+                self.style.WARNING(
+                    _(
+                        "Der Cache (%(url)s) antwortet nicht: %(problem)s. Die Seiten werden "
+                        "ohne ihn jedes Mal neu gemacht; sobald er antwortet, wird er genutzt."
+                    )
+                    % {"url": cache_guard.where(), "problem": problem}
+                )
+            )
 
     def _start_backup_process(self) -> subprocess.Popen[bytes]:
         """The automatic backups are written by a process of their own at a lower priority;

@@ -12,7 +12,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.cache import cache
 from django.db.models import Min
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 from charity.pace import Forecast, PacePlan, RoundClock, TableClock, forecast
 
 from ...models import AuditLog, ScoreSheet, Table, Tournament
+from ..server.cache_guard import cache
 from ..sheets import sheet_fields as F
 
 KEEP_SECONDS = 20  # a forecast is made again at most this often (and after every change)

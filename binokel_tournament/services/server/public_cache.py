@@ -8,7 +8,7 @@ the generation is read before the page is made, and a change replaces it (also) 
 transaction has committed, so a page kept under the current generation was made after every
 change before it. The cache is the one in ``CACHES`` (settings): a file cache in the data
 folder that all the hall server's workers share, or Redis when ``CACHE_URL``/``REDIS_URL`` is
-set.
+set. It is a helper: when it fails, pages are made fresh (services/server/cache_guard.py).
 
 What changes the generation:
 
@@ -33,9 +33,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from .cache_guard import cache, on_recovery
 
 GENERATION_KEY = "binokel:public:generation"
 APP_LABEL = "binokel_tournament"
@@ -209,7 +210,14 @@ def _on_model_change(sender: Any, **kwargs: Any) -> None:
         changed()
 
 
+def _after_an_outage() -> None:
+    """The cache answers again: changes noted while it was down may not have reached it, so
+    every page is made anew (services/server/cache_guard.py)."""
+    cache.set(GENERATION_KEY, uuid.uuid4().hex, None)
+
+
 def connect() -> None:
     """Listen to this app's model changes (called once, when the app is ready)."""
     for signal in (post_save, post_delete, m2m_changed):
         signal.connect(_on_model_change, dispatch_uid=f"binokel_public_cache_{id(signal)}")
+    on_recovery(_after_an_outage)

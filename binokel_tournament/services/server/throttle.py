@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from django.core.cache import cache
+from .cache_guard import cache
 
 
 def _bucket(key: str, window: int) -> str:

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django_scopes import scopes_disabled
 
 from ....models import AuditLog, ScoreSheet, Tournament
+from ....private_files import open_private, private_dir
 from . import dump
 from .dump import DumpCache
 
@@ -103,7 +104,7 @@ def write_atomically(path: Path, data: bytes, durable: bool = True) -> None:
     one, also after a crash or a power cut (temp file in the same folder, fsync, rename).
     ``durable=False`` leaves out the two waits for the disk (for a note that is worth nothing
     after a power cut)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)  # backups and notes: this account only (0700, files 0600)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -129,13 +130,14 @@ def write_atomically(path: Path, data: bytes, durable: bool = True) -> None:
 @contextmanager
 def _folder_lock(folder: Path) -> Iterator[None]:
     """One writer per tournament folder across the server's processes."""
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dir(folder.parent)  # BACKUP_DIR and the tournament's folder: 0700
+    private_dir(folder)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: one process (runserver) anyway
         yield
         return
-    with open(folder / ".lock", "a") as handle:
+    with os.fdopen(open_private(folder / ".lock"), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
