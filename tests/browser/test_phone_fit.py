@@ -45,7 +45,8 @@ SMALL_TARGETS = """(px) => {
     if (!box.width || !box.height || getComputedStyle(node).visibility === 'hidden') continue;
     if (box.width < px || box.height < px) {
       const words = (node.textContent || node.name || node.type || '').trim().slice(0, 40);
-      small.push(`${node.tagName.toLowerCase()} "${words}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+      const size = `${Math.round(box.width)}×${Math.round(box.height)}`;
+      small.push(`${node.tagName.toLowerCase()} "${words}" ${size}`);
     }
   }
   return small;
