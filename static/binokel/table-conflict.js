@@ -4,6 +4,8 @@
 import { el, fmt } from "./table-util.js";
 import { describeGame } from "./table-words.js";
 
+let shown = null;  // the game whose conflict card is on the page
+
 export function renderConflict(app) {
   const T = app.T;
   const local = app.local;
@@ -11,7 +13,10 @@ export function renderConflict(app) {
   box.textContent = "";
   const numbers = Object.keys(local.conflicts);
   box.hidden = !numbers.length;
-  if (!numbers.length) return;
+  if (!numbers.length) {
+    shown = null;
+    return;
+  }
   const n = Number(numbers[0]);
   const conflict = local.conflicts[n];
   const card = el("div", { "class": "card conflict", id: "conflict-card", "data-game": n },
@@ -34,4 +39,10 @@ export function renderConflict(app) {
     app.render();
   } } }));
   box.appendChild(card);
+  if (shown !== n) {
+    // a new choice is brought to the eye, below the sticky header (the page's scroll padding
+    // keeps it clear of the header and the call bar)
+    shown = n;
+    card.scrollIntoView({ block: "start" });
+  }
 }

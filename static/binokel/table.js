@@ -16,6 +16,17 @@ import { noticeChanges, renderNotices } from "./table-words.js";
 const root = document.getElementById("table-app");
 if (root) start(root);
 
+// What the page scrolls into view (the conflict card, the card of a game tapped in the sheet, a
+// field that gets the focus) stays clear of the sticky header and the call bar at the bottom:
+// the scroll padding is their height, whatever their words wrap to.
+function clearOfBars() {
+  const style = document.documentElement.style;
+  const header = document.querySelector("header.bar");
+  const callbar = document.querySelector(".callbar");
+  if (header) style.scrollPaddingTop = header.offsetHeight + 8 + "px";
+  if (callbar) style.scrollPaddingBottom = callbar.offsetHeight + 8 + "px";
+}
+
 function start(root) {
   const app = {
     T: JSON.parse(document.getElementById("table-strings").textContent),
@@ -107,6 +118,7 @@ function start(root) {
   }
 
   function render() {
+    clearOfBars();  // before anything is scrolled into view (the call's words may have wrapped)
     showStatus(app);
     renderNotices(app);
     renderSeats(app);
@@ -128,6 +140,7 @@ function start(root) {
       return caches.open("binokel-table-v1").then(function (cache) { return cache.addAll(own); });
     }).catch(function () { /* without it the phone still keeps every game */ });
   }
+  window.addEventListener("resize", clearOfBars);
   bindCall(app);
   noticeChanges(app, 0);
   render();
