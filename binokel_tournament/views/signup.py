@@ -20,15 +20,12 @@ from ..services.errors import DeskError
 from ..services.evening import signup
 from ..services.evening.players import links_of
 from ..services.server import throttle
+from ..services.server.client_address import client_address
 from ..services.server.public_links import qr_svg
 from .common import get_tournament
 
 SIGNUPS_PER_ADDRESS = 20  # registrations sent from one address …
 SIGNUP_WINDOW = 600  # … per ten minutes (a club's computer registering its members is fine)
-
-
-def _address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", "?"))
 
 
 def _open_competitions(tournament: Tournament) -> list[tuple[Any, signup.SignUpState]]:
@@ -43,7 +40,8 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     form = SignUpForm(request.POST or None, modes=modes, initial={"key": secrets.token_hex(16)})
     refused, status = "", 200
     if request.method == "POST" and modes:
-        if not throttle.allow(f"signup:{_address(request)}", SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW):
+        sender = f"signup:{client_address(request)}"
+        if not throttle.allow(sender, SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW):
             status = 429
             refused = _(
                 "Von diesem Anschluss kamen gerade sehr viele Anmeldungen. Bitte in ein paar "
