@@ -27,6 +27,7 @@ from ..services.access import Action
 from ..services.errors import DeskError
 from ..services.evening import registration, signup
 from ..services.money import charity, series
+from ..services.server.public_links import player_base_url
 from .common import desk_tournament, get_competition
 
 
@@ -75,7 +76,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "signup_form": CompetitionSignUpForm(instance=competition),
             "signup_state": signup.state(competition),
             "waiting": signup.waiting_list(competition),
-            "signup_url": request.build_absolute_uri(reverse("public:signup", args=[t.slug])),
+            "signup_url": player_base_url(request) + reverse("public:signup", args=[t.slug]),
         },
     )
 

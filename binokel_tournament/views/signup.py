@@ -21,7 +21,7 @@ from ..services.evening import signup
 from ..services.evening.players import links_of
 from ..services.server import throttle
 from ..services.server.client_address import client_address
-from ..services.server.public_links import qr_svg
+from ..services.server.public_links import player_base_url, qr_svg, request_base_url
 from .common import get_tournament
 
 SIGNUPS_PER_ADDRESS = 20  # registrations sent from one address …
@@ -88,7 +88,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
 def _people(request: HttpRequest, links: list[PersonalLink]) -> list[dict[str, Any]]:
     out = []
     for link in links:
-        url = request.build_absolute_uri(reverse("public:personal", args=[link.token]))
+        url = player_base_url(request) + reverse("public:personal", args=[link.token])
         out.append({"name": link.person_name, "url": url, "code": link.code, "qr": qr_svg(url)})
     return out
 
@@ -124,7 +124,11 @@ def signed_up(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 
 def _mail(request: HttpRequest, tournament: Tournament, done: signup.SignedUp) -> None:
-    mail_confirmation(tournament, done, request.build_absolute_uri("/").rstrip("/"))
+    """The sign-up's e-mail, with links at the address the move-up's e-mail uses
+    (``request_base_url``); none with links to this computer only."""
+    base = request_base_url(request)
+    if base is not None:
+        mail_confirmation(tournament, done, base)
 
 
 def mail_confirmation(
