@@ -38,8 +38,10 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     offered = _open_competitions(tournament)
     modes = [c.mode for c, s in offered if s.open]
     form = SignUpForm(request.POST or None, modes=modes, initial={"key": secrets.token_hex(16)})
-    refused, status = "", 200
-    if request.method == "POST" and modes:
+    refused, status, typed = "", 200, None
+    if request.method == "POST" and request.POST.get("mode", "") not in modes:
+        refused, typed = _too_late(request, offered)
+    elif request.method == "POST" and modes:
         sender = f"signup:{client_address(request)}"
         if not throttle.allow(sender, SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW):
             status = 429
@@ -80,9 +82,35 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "modes": modes,
             "refused": refused,
+            "typed": typed,
         },
         status=status,
     )
+
+
+TYPED_FIELDS = ("name", "partner", "club", "email")
+
+
+def _too_late(
+    request: HttpRequest, offered: list[tuple[Any, signup.SignUpState]]
+) -> tuple[str, list[tuple[str, str]]]:
+    """A form sent for a competition that is no longer open (closed while the page was
+    open on the phone): it is said plainly that nothing was registered, and what was typed
+    stays on the page to copy."""
+    mode = request.POST.get("mode", "")
+    reasons = [s.reason for c, s in offered if c.mode == mode and not s.open]
+    reason = reasons[0] if reasons else _("Diese Wertung nimmt keine Anmeldungen an.")
+    message = _(
+        "Sie sind NICHT angemeldet. %(reason)s Ihre Angaben stehen unten; bitte wenden Sie "
+        "sich an die Turnierleitung."
+    ) % {"reason": reason}
+    labels = {f: SignUpForm.base_fields[f].label for f in TYPED_FIELDS}
+    typed = [
+        (str(labels[f]), request.POST.get(f, "").strip()[:254])
+        for f in TYPED_FIELDS
+        if request.POST.get(f, "").strip()
+    ]
+    return message, typed
 
 
 def _people(request: HttpRequest, links: list[PersonalLink]) -> list[dict[str, Any]]:

@@ -321,3 +321,37 @@ def test_a_sign_up_on_this_computer_only_mails_no_links_that_lead_nowhere(
     response = form(client, tournament, email="anna@example.org", HTTP_HOST="127.0.0.1:8000")
     assert response.status_code == 302 and Entrant.objects.filter(name="Anna Online").exists()
     assert len(mail.outbox) == 0
+
+
+def test_a_form_sent_after_the_closing_time_says_not_registered_and_keeps_what_was_typed(
+    client, tournament
+):
+    competition = open_for(tournament)
+    url = reverse("public:signup", args=[tournament.slug])
+    page = client.get(url).content.decode()
+    key = re.search(r'name="key" value="([0-9a-f]+)"', page).group(1)
+    # the phone kept the page open past the closing time
+    signup.update_settings(
+        competition, None, registration_closes=timezone.now() - timedelta(minutes=1)
+    )
+    before = Entrant.objects.count()
+    typed = {
+        "mode": "singles",
+        "name": "Späte Sabine",
+        "club": "SV Hinterhof",
+        "email": "sabine@example.org",
+        "key": key,
+    }
+    response = client.post(url, typed)
+    text = response.content.decode()
+    assert response.status_code == 200 and Entrant.objects.count() == before
+    assert "Sie sind NICHT angemeldet. Die Online-Anmeldung ist geschlossen." in text
+    assert all(value in text for value in ("Späte Sabine", "SV Hinterhof", "sabine@example.org"))
+
+
+def test_the_staff_login_is_not_called_anmelden_on_the_registration_page(client, tournament):
+    open_for(tournament)
+    page = client.get(reverse("public:signup", args=[tournament.slug])).content.decode()
+    login = re.search(r'<a href="/anmelden/[^"]*">([^<]+)</a>', page)
+    assert login is not None and login.group(1) == "Zugang Turnierleitung"
+    assert page.count(">Anmelden<") == 1  # only the form's own button
