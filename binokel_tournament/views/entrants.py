@@ -205,7 +205,8 @@ def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "code": link.code,
             "url": base + reverse("public:personal", args=[link.token]),
         }
-        for link in players.links_of(entrant)
+        # only the links made (a page to look at makes none; a slip or a new link does)
+        for link in entrant.personal_links.filter(revoked_at=None).order_by("partner")
     ]
     slip = download_url(
         t, "slips", {"nr": str(entrant.start_number), "format": "80mm", "anzeigen": "1"}
