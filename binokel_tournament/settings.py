@@ -220,7 +220,7 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             f"TRUSTED_PROXIES: {_proxy!r} is no IP address or network (e.g. 127.0.0.1, 10.0.0.0/8)"
         ) from _error
-AXES_CLIENT_IP_CALLABLE = "binokel_tournament.services.server.client_address.client_address"
+AXES_CLIENT_IP_CALLABLE = "binokel_tournament.services.server.client_address.login_address"
 
 # Errors: a rotating file in the data folder with the request and the traceback.
 # The cache the server's worker processes share (the tables' rate limit counts, the public

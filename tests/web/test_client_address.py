@@ -148,3 +148,10 @@ def test_logins_lock_the_forwarded_address_not_the_proxy(client, tournament):
         login(client, "falsch", "203.0.113.66")
     assert login(client, "pw", "203.0.113.66").status_code == 429
     assert login(client, "pw", "198.51.100.1").status_code == 302  # the organiser's own desk
+
+
+def test_a_request_without_an_address_gives_axes_none():
+    from binokel_tournament.services.server.client_address import login_address
+
+    assert login_address(RequestFactory().get("/", REMOTE_ADDR="")) is None
+    assert login_address(request("192.168.1.30")) == "192.168.1.30"

@@ -29,8 +29,8 @@ def _networks(entries: tuple[str, ...]) -> tuple[Network, ...]:
 
 
 def trusted_networks() -> tuple[Network, ...]:
-    """The ``TRUSTED_PROXIES`` setting as networks (a bad entry is an error at start-up,
-    see ``check_trusted_proxies``)."""
+    """The ``TRUSTED_PROXIES`` setting as networks (settings.py refuses a bad entry at
+    start-up)."""
     return _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ()) or ()))
 
 
@@ -79,12 +79,9 @@ def client_address(request: HttpRequest) -> str:
     return client
 
 
-def check_trusted_proxies(entries: list[str]) -> list[str]:
-    """The entries of ``TRUSTED_PROXIES`` that are no address or network."""
-    bad = []
-    for entry in entries:
-        try:
-            ipaddress.ip_network(entry, strict=False)
-        except ValueError:
-            bad.append(entry)
-    return bad
+def login_address(request: HttpRequest) -> str | None:
+    """The client address for django-axes (``AXES_CLIENT_IP_CALLABLE``): the same address,
+    or None when the request names none (a test client's or a unix socket's request) — axes
+    stores it in an address column."""
+    address = client_address(request)
+    return address if _address(address) is not None else None
