@@ -14,6 +14,8 @@ from django.http import HttpRequest
 
 from binokel_tournament.private_files import open_private
 
+from .services.server.client_address import client_address
+
 SECRET_FIELD = re.compile(r"pass|secret|token|csrf", re.IGNORECASE)
 MAX_FIELDS = 400
 MAX_VALUE = 300
@@ -32,7 +34,7 @@ def describe_request(request: HttpRequest) -> list[str]:
     except Exception:  # noqa: BLE001 - a log line must not fail for an unreadable user
         name = "?"
     lines.append(
-        f"user: {name}  from: {request.META.get('REMOTE_ADDR', '?')}  "
+        f"user: {name}  from: {client_address(request)}  "
         f"agent: {request.META.get('HTTP_USER_AGENT', '')[:120]}"
     )
     try:

@@ -409,8 +409,12 @@ class Entrant(models.Model):
     # the key the registration form was sent with: the same form sent again (the reply was
     # lost) is recognised as the same registration
     signup_key = models.CharField(max_length=64, blank=True, editable=False)
-    # checked in at the door (the check-in page); "Nicht erschienen" withdraws the others
+    # checked in at the door (the check-in page); "Nicht erschienen" withdraws those of whom
+    # nobody came. A pair's two people arrive each on their own: ``checked_in_at`` is the
+    # first name's (the player's), ``partner_checked_in_at`` the partner's; the pair is
+    # complete when both arrived (services/evening/checkin.py)
     checked_in_at = models.DateTimeField(_("angekommen"), null=True, blank=True)
+    partner_checked_in_at = models.DateTimeField(_("Partner/in angekommen"), null=True, blank=True)
     # the player register (series across tournaments): the player, and the partner of a pair
     player = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"

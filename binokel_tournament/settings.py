@@ -6,6 +6,7 @@
   ``binokel.sqlite3`` in the data folder (WAL mode, immediate write transactions, a busy
   timeout: several desks saving at once wait for each other instead of failing).
 - ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``, ``CSRF_TRUSTED_ORIGINS`` (comma separated).
+- ``TRUSTED_PROXIES``: the reverse proxies in front (comma separated addresses or networks).
 - ``CONN_MAX_AGE``: seconds a database connection is kept between requests (default 0; the hall
   server, ``manage.py hall``, keeps them 600 s unless this is set).
 - ``BACKUP_DIR`` (default ``DATA_DIR/backups``, e.g. a USB stick), ``BACKUP_KEEP`` (how many
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import tempfile
@@ -197,6 +199,19 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked.html"
 AXES_VERBOSE = False
+# Behind a reverse proxy: the proxies' addresses or networks (TRUSTED_PROXIES=127.0.0.1 for an
+# nginx on the same machine). A request from one of them is counted for the address in its
+# X-Forwarded-For; X-Forwarded-For from anyone else is ignored. Every flood limit (the online
+# registration, the tables' links, the logins) and the logs use this one address.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _error:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is no IP address or network (e.g. 127.0.0.1, 10.0.0.0/8)"
+        ) from _error
+AXES_CLIENT_IP_CALLABLE = "binokel_tournament.services.server.client_address.login_address"
 
 # Errors: a rotating file in the data folder with the request and the traceback.
 # The cache the server's worker processes share (the tables' rate limit counts, the public

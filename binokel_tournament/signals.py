@@ -11,6 +11,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from .models import AuditLog
+from .services.server.client_address import client_address
 
 USERNAME_FIELD = "username"
 
@@ -19,7 +20,7 @@ def _client(request: HttpRequest | None) -> dict[str, str]:
     if request is None:
         return {}
     return {
-        "ip": str(request.META.get("REMOTE_ADDR", ""))[:45],
+        "ip": client_address(request)[:45],
         "agent": str(request.META.get("HTTP_USER_AGENT", ""))[:120],
     }
 

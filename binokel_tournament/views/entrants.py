@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from ..exports.registry import download_url
 from ..forms import (
     CompetitionSignUpForm,
     EntrantForm,
@@ -22,11 +23,12 @@ from ..forms import (
     NumberingForm,
     QuickEntrantForm,
 )
-from ..models import Category, Competition, Entrant, Role
+from ..models import Category, Competition, Entrant, Role, Tournament
 from ..services.access import Action
 from ..services.errors import DeskError
-from ..services.evening import registration, signup
+from ..services.evening import players, registration, signup
 from ..services.money import charity, series
+from ..services.server.public_links import player_base_url
 from .common import desk_tournament, get_competition
 
 
@@ -75,7 +77,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "signup_form": CompetitionSignUpForm(instance=competition),
             "signup_state": signup.state(competition),
             "waiting": signup.waiting_list(competition),
-            "signup_url": request.build_absolute_uri(reverse("public:signup", args=[t.slug])),
+            "signup_url": player_base_url(request) + reverse("public:signup", args=[t.slug]),
         },
     )
 
@@ -180,6 +182,8 @@ def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             return redirect("desk:entrant_edit", slug=slug, pk=pk)
         messages.success(request, _("%(entrant)s wurde gelöscht.") % {"entrant": entrant})
         return redirect("desk:entrants", slug=slug, mode=entrant.competition.mode)
+    if request.method == "POST" and request.POST.get("revoke") in ("0", "1"):
+        return _revoke_link(request, t, entrant, request.POST["revoke"] == "1")
     form = EntrantForm(request.POST or None, instance=entrant)
     if not charity.fee_rule(t).fee(charity.players_of_mode(entrant.competition.mode)):
         form.fields["fee_paid"].help_text = _(
@@ -198,9 +202,47 @@ def entrant_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Gespeichert."))
             return redirect("desk:entrants", slug=slug, mode=entrant.competition.mode)
-    return render(
-        request, "desk/entrant_form.html", {"tournament": t, "form": form, "entrant": entrant}
+    base = player_base_url(request)
+    links = [
+        {
+            "name": link.person_name,
+            "person": "1" if link.partner else "0",
+            "code": link.code,
+            "url": base + reverse("public:personal", args=[link.token]),
+        }
+        # only the links made (a page to look at makes none; a slip or a new link does)
+        for link in entrant.personal_links.filter(revoked_at=None).order_by("partner")
+    ]
+    slip = download_url(
+        t, "slips", {"nr": str(entrant.start_number), "format": "80mm", "anzeigen": "1"}
     )
+    return render(
+        request,
+        "desk/entrant_form.html",
+        {"tournament": t, "form": form, "entrant": entrant, "links": links, "slip_url": slip},
+    )
+
+
+def _revoke_link(
+    request: HttpRequest, t: Tournament, entrant: Entrant, partner: bool
+) -> HttpResponse:
+    """A lost slip: the person's link is replaced; the new link and code are shown at once
+    (the page lists them, with the slip to print again)."""
+    try:
+        new = players.revoke_person(entrant, partner, request.user)
+    except DeskError as exc:
+        messages.error(request, exc.message)
+    else:
+        url = player_base_url(request) + reverse("public:personal", args=[new.token])
+        messages.success(
+            request,
+            _(
+                "Neuer Link für %(person)s: %(url)s · Kurzcode %(code)s. Der alte Link zeigt "
+                "nichts mehr."
+            )
+            % {"person": new.person_name, "url": url, "code": new.code},
+        )
+    return redirect("desk:entrant_edit", slug=t.slug, pk=entrant.pk)
 
 
 @login_required

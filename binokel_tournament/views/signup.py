@@ -20,15 +20,12 @@ from ..services.errors import DeskError
 from ..services.evening import signup
 from ..services.evening.players import links_of
 from ..services.server import throttle
-from ..services.server.public_links import qr_svg
+from ..services.server.client_address import client_address
+from ..services.server.public_links import player_base_url, qr_svg, request_base_url
 from .common import get_tournament
 
 SIGNUPS_PER_ADDRESS = 20  # registrations sent from one address …
 SIGNUP_WINDOW = 600  # … per ten minutes (a club's computer registering its members is fine)
-
-
-def _address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", "?"))
 
 
 def _open_competitions(tournament: Tournament) -> list[tuple[Any, signup.SignUpState]]:
@@ -41,9 +38,12 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     offered = _open_competitions(tournament)
     modes = [c.mode for c, s in offered if s.open]
     form = SignUpForm(request.POST or None, modes=modes, initial={"key": secrets.token_hex(16)})
-    refused, status = "", 200
-    if request.method == "POST" and modes:
-        if not throttle.allow(f"signup:{_address(request)}", SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW):
+    refused, status, typed = "", 200, None
+    if request.method == "POST" and request.POST.get("mode", "") not in modes:
+        refused, typed = _too_late(request, offered)
+    elif request.method == "POST" and modes:
+        sender = f"signup:{client_address(request)}"
+        if not throttle.allow(sender, SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW):
             status = 429
             refused = _(
                 "Von diesem Anschluss kamen gerade sehr viele Anmeldungen. Bitte in ein paar "
@@ -82,15 +82,41 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "modes": modes,
             "refused": refused,
+            "typed": typed,
         },
         status=status,
     )
 
 
+TYPED_FIELDS = ("name", "partner", "club", "email")
+
+
+def _too_late(
+    request: HttpRequest, offered: list[tuple[Any, signup.SignUpState]]
+) -> tuple[str, list[tuple[str, str]]]:
+    """A form sent for a competition that is no longer open (closed while the page was
+    open on the phone): it is said plainly that nothing was registered, and what was typed
+    stays on the page to copy."""
+    mode = request.POST.get("mode", "")
+    reasons = [s.reason for c, s in offered if c.mode == mode and not s.open]
+    reason = reasons[0] if reasons else _("Diese Wertung nimmt keine Anmeldungen an.")
+    message = _(
+        "Sie sind NICHT angemeldet. %(reason)s Ihre Angaben stehen unten; bitte wenden Sie "
+        "sich an die Turnierleitung."
+    ) % {"reason": reason}
+    labels = {f: SignUpForm.base_fields[f].label for f in TYPED_FIELDS}
+    typed = [
+        (str(labels[f]), request.POST.get(f, "").strip()[:254])
+        for f in TYPED_FIELDS
+        if request.POST.get(f, "").strip()
+    ]
+    return message, typed
+
+
 def _people(request: HttpRequest, links: list[PersonalLink]) -> list[dict[str, Any]]:
     out = []
     for link in links:
-        url = request.build_absolute_uri(reverse("public:personal", args=[link.token]))
+        url = player_base_url(request) + reverse("public:personal", args=[link.token])
         out.append({"name": link.person_name, "url": url, "code": link.code, "qr": qr_svg(url)})
     return out
 
@@ -126,7 +152,11 @@ def signed_up(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 
 def _mail(request: HttpRequest, tournament: Tournament, done: signup.SignedUp) -> None:
-    mail_confirmation(tournament, done, request.build_absolute_uri("/").rstrip("/"))
+    """The sign-up's e-mail, with links at the address the move-up's e-mail uses
+    (``request_base_url``); none with links to this computer only."""
+    base = request_base_url(request)
+    if base is not None:
+        mail_confirmation(tournament, done, base)
 
 
 def mail_confirmation(

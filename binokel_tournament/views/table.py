@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ..models import Table
 from ..services.errors import DeskError, active_language
 from ..services.rounds.state import RoundNotStarted, require_started
+from ..services.server.client_address import client_address
 from ..services.server.throttle import allow, exceeded
 from ..services.sheets import table_entry
 from ..services.sheets.operations import GameRefused, StaleConfirmation, TableLocked
@@ -39,10 +40,6 @@ _GAME_FIELD = re.compile(r"^games\[\d+\]\.?")
 _COLUMN = re.compile(r"^columns\[(\d+)\]")
 MAX_BODY = 20_000  # bytes: one game is a few hundred
 MAX_DEPTH = 8  # lists and objects in lists and objects: a game is 4 deep
-
-
-def _client(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", "?"))
 
 
 def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
@@ -60,7 +57,7 @@ def table_link(view: TableView) -> TableView:
         # address (a hall's phones share the router's): only unknown links count and are
         # refused. A link holds 128 random bits, so the limit bounds the load of guessing,
         # not the odds of a hit.
-        guesses = f"guess:{_client(request)}"
+        guesses = f"guess:{client_address(request)}"
         too_many = _("Zu viele Versuche. Bitte eine Minute warten.")
         try:
             table = table_entry.table_by_token(token)

@@ -1,5 +1,6 @@
 // The door's check-in page: the search field keeps the focus (a USB scanner types the code
-// and Enter into whatever has it); F8 and F9 press the found person's "paid" and "slip".
+// and Enter into whatever has it); Enter on the empty field presses the shown person's
+// "Angekommen", F8 and F9 their "paid" and "slip".
 (function () {
   "use strict";
   const field = document.getElementById("door-q");
@@ -16,7 +17,13 @@
     if (event.detail.elt === form && !field.value.trim()) event.preventDefault();
   });
   document.addEventListener("keydown", (event) => {
-    if (event.key === "F8" || event.key === "F9") {
+    if (event.key === "Enter" && event.target === field && !field.value.trim()) {
+      // Enter on the empty field: the shown person's "Angekommen" (a number or a name only
+      // finds a person; a scan types its code and Enter, so the field is never empty then)
+      const arrive = document.querySelector('#door-result [data-key="Enter"]');
+      event.preventDefault();
+      if (arrive) arrive.click();
+    } else if (event.key === "F8" || event.key === "F9") {
       const target = document.querySelector(`#door-result [data-key="${event.key}"]`);
       event.preventDefault();
       if (target) target.click();

@@ -48,6 +48,7 @@ def test_thirty_players_checked_in_by_scanner_paid_and_their_slips_printed(page,
     Membership.objects.create(tournament=t, user=orga, role=Role.ORGANISER)
     register_entrants(t.competitions.get(), [(f"Spieler {i:02d}", "", "SV") for i in range(1, 31)])
     links = players.ensure_links(t)
+    register_entrants(t.competitions.get(), [("Ohne Zettel", "", "SV")])  # start number 31
     login(page)
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(f"/desk/{t.slug}/einlass/")
@@ -72,13 +73,27 @@ def test_thirty_players_checked_in_by_scanner_paid_and_their_slips_printed(page,
         href = page.locator('#door-result [data-key="F9"]').get_attribute("href")
         response = page.request.get(href)
         assert response.ok and response.body().startswith(b"%PDF"), href
-    page.wait_for_selector("text=30 von 30 angekommen · 30 bezahlt")
+    page.wait_for_selector("text=30 von 31 angekommen · 30 bezahlt")
     page.screenshot(path=str(artifact("door-1366.png")))
     assert Entrant.objects.filter(checked_in_at__isnull=False, fee_paid=True).count() == 30
     assert t.audit_log.filter(action="entrant.check_in").count() == 30
-    # a name search with several hits lists them; choosing one answers "already arrived"
+    # a name search with several hits lists them; choosing one shows them as arrived
     page.keyboard.type("Spieler 1")
     page.keyboard.press("Enter")
     page.wait_for_selector("#door-candidates")
     page.locator("#door-candidates button", has_text="Spieler 12").click()
-    wait_door(page, 12, "War schon als angekommen markiert.")
+    page.wait_for_selector('#door-person[data-start="12"] #door-people li[data-here="1"]')
+    assert page.locator("#door-arrive").count() == 0  # nothing to mark
+    # a start number typed only shows the person; Enter on the empty field marks them
+    page.wait_for_function("document.activeElement.id === 'door-q'")
+    page.keyboard.type("31")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#door-person[data-start="31"] #door-arrive')
+    page.wait_for_function(
+        "document.activeElement.id === 'door-q' && document.getElementById('door-q').value === ''"
+    )
+    assert Entrant.objects.get(start_number=31, tournament=t).checked_in_at is None
+    page.keyboard.press("Enter")
+    wait_door(page, 31, "Angekommen.")
+    page.wait_for_selector("text=31 von 31 angekommen")
+    assert Entrant.objects.get(start_number=31, tournament=t).checked_in_at is not None

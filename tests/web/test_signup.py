@@ -38,11 +38,12 @@ def open_for(tournament, mode=Mode.SINGLES, **fields):
     return competition
 
 
-def form(client, tournament, **data):
-    page = client.get(reverse("public:signup", args=[tournament.slug])).content.decode()
+def form(client, tournament, HTTP_HOST="testserver", **data):  # noqa: N803 - Django's name
+    url = reverse("public:signup", args=[tournament.slug])
+    page = client.get(url, HTTP_HOST=HTTP_HOST).content.decode()
     key = re.search(r'name="key" value="([0-9a-f]+)"', page).group(1)
     posted = {"mode": "singles", "name": "Anna Online", "club": "TSV", "key": key, **data}
-    return client.post(reverse("public:signup", args=[tournament.slug]), posted)
+    return client.post(url, posted, HTTP_HOST=HTTP_HOST)
 
 
 def test_a_registration_gets_a_start_number_and_a_personal_link_shown_as_qr(client, tournament):
@@ -293,3 +294,64 @@ def test_registrations_links_and_the_waiting_list_survive_backup_and_restore(tou
     assert again.token == waiting_token and again.name == "Warte Willi"
     c = restored.competitions.get(mode=Mode.SINGLES)
     assert c.registration_open and c.capacity == competition.capacity
+
+
+def test_every_link_a_player_receives_is_at_the_public_address(client, tournament, settings):
+    """The sign-up's e-mail and confirmation page follow the move-up's rule (PUBLIC_BASE_URL
+    when it is an address phones reach), not the address the form happened to be opened on."""
+    settings.EMAIL_ENABLED = True
+    settings.PUBLIC_BASE_URL = "https://anmeldung.example.org"
+    settings.ALLOWED_HOSTS = ["*"]
+    open_for(tournament)
+    response = form(client, tournament, email="anna@example.org", HTTP_HOST="10.1.2.3:8001")
+    link = PersonalLink.objects.get(entrant__name="Anna Online")
+    (sent,) = mail.outbox
+    assert f"https://anmeldung.example.org/p/{link.token}/" in sent.body
+    assert "10.1.2.3" not in sent.body
+    page = client.get(response["Location"], HTTP_HOST="10.1.2.3:8001").content.decode()
+    assert f"https://anmeldung.example.org/p/{link.token}/" in page
+
+
+def test_a_sign_up_on_this_computer_only_mails_no_links_that_lead_nowhere(
+    client, tournament, settings
+):
+    settings.EMAIL_ENABLED, settings.PUBLIC_BASE_URL = True, ""
+    settings.ALLOWED_HOSTS = ["*"]
+    open_for(tournament)
+    response = form(client, tournament, email="anna@example.org", HTTP_HOST="127.0.0.1:8000")
+    assert response.status_code == 302 and Entrant.objects.filter(name="Anna Online").exists()
+    assert len(mail.outbox) == 0
+
+
+def test_a_form_sent_after_the_closing_time_says_not_registered_and_keeps_what_was_typed(
+    client, tournament
+):
+    competition = open_for(tournament)
+    url = reverse("public:signup", args=[tournament.slug])
+    page = client.get(url).content.decode()
+    key = re.search(r'name="key" value="([0-9a-f]+)"', page).group(1)
+    # the phone kept the page open past the closing time
+    signup.update_settings(
+        competition, None, registration_closes=timezone.now() - timedelta(minutes=1)
+    )
+    before = Entrant.objects.count()
+    typed = {
+        "mode": "singles",
+        "name": "Späte Sabine",
+        "club": "SV Hinterhof",
+        "email": "sabine@example.org",
+        "key": key,
+    }
+    response = client.post(url, typed)
+    text = response.content.decode()
+    assert response.status_code == 200 and Entrant.objects.count() == before
+    assert "Sie sind NICHT angemeldet. Die Online-Anmeldung ist geschlossen." in text
+    assert all(value in text for value in ("Späte Sabine", "SV Hinterhof", "sabine@example.org"))
+
+
+def test_the_staff_login_is_not_called_anmelden_on_the_registration_page(client, tournament):
+    open_for(tournament)
+    page = client.get(reverse("public:signup", args=[tournament.slug])).content.decode()
+    login = re.search(r'<a href="/anmelden/[^"]*">([^<]+)</a>', page)
+    assert login is not None and login.group(1) == "Zugang Turnierleitung"
+    assert page.count(">Anmelden<") == 1  # only the form's own button

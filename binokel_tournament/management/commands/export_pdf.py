@@ -27,6 +27,17 @@ def _table_numbers(text: str | None) -> tuple[int, ...]:
         ) from exc
 
 
+def _start_numbers(text: str | None) -> tuple[int, ...]:
+    if not text:
+        return ()
+    try:
+        return tuple(int(t) for t in text.split(",") if t.strip())
+    except ValueError as exc:
+        raise CommandError(
+            _("--start-numbers: „%(value)s“ sind keine Startnummern.") % {"value": text[:40]}
+        ) from exc
+
+
 class Command(SystemCommand):
     help = (
         "Write a PDF: seating plan, table cards, score sheets (of a round, or of every round), "
@@ -59,6 +70,11 @@ class Command(SystemCommand):
             dest="paper",
             help="slips: an 80 mm receipt printer's roll (default) or A6",
         )
+        parser.add_argument(
+            "--start-numbers",
+            metavar="N,N,…",
+            help="slips: only these start numbers (a lost slip printed again)",
+        )
         parser.add_argument("--out", required=True, metavar="FILE")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -74,6 +90,7 @@ class Command(SystemCommand):
             base_url=base_url,
             tables=_table_numbers(opts.get("tables")),
             paper=opts.get("paper"),
+            start_numbers=_start_numbers(opts.get("start_numbers")),
         )
         try:
             result = exporter.render(options)

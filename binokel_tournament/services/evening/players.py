@@ -10,10 +10,12 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ...models import Entrant, PersonalLink, Tournament
 from ..access import Action, Actor, require
 from ..audit import log_action
+from ..errors import DeskError
 from ..rounds.state import round_states
 
 
@@ -75,17 +77,31 @@ def _ensure(entrants: list[Entrant], existing: QuerySet[PersonalLink]) -> list[P
 
 
 def revoke(link: PersonalLink, user: Actor) -> PersonalLink:
-    """The old link shows nothing any more; the person gets a new one (audited)."""
+    """The old link shows nothing any more; the person gets a new one (audited). A link
+    replaced meanwhile (two desks at once) is refused."""
     tournament = link.entrant.tournament
     require(user, tournament, Action.EDIT_ENTRANTS)
     with transaction.atomic():
-        link.revoked_at = timezone.now()
-        link.save(update_fields=["revoked_at"])
+        fresh = PersonalLink.objects.select_for_update().get(pk=link.pk)
+        if fresh.revoked_at is not None:
+            raise DeskError(_("Dieser Link wurde schon ersetzt."))
+        fresh.revoked_at = link.revoked_at = timezone.now()
+        fresh.save(update_fields=["revoked_at"])
         new = PersonalLink.objects.create(entrant=link.entrant, partner=link.partner)
         log_action(
             tournament, user, "personal_link.revoke", link.entrant, None, {"partner": link.partner}
         )
     return new
+
+
+def revoke_person(entrant: Entrant, partner: bool, user: Actor) -> PersonalLink:
+    """A lost slip: replace the link of one person of the entrant (the first name, or with
+    ``partner`` a pair's second) and return the new one."""
+    require(user, entrant.tournament, Action.EDIT_ENTRANTS)
+    if partner and not entrant.partner:
+        raise DeskError(_("%(entrant)s ist kein Paar.") % {"entrant": entrant})
+    link = next(link for link in links_of(entrant) if link.partner == partner)
+    return revoke(link, user)
 
 
 def open_link(token: str) -> PersonalLink | None:

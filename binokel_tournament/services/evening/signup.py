@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ...models import Competition, Entrant, PersonalLink, WaitingRegistration
+from ...models import Competition, Entrant, PersonalLink, Tournament, WaitingRegistration
 from ..access import Action, Actor, require
 from ..audit import log_action
 from ..errors import DeskError
@@ -239,6 +239,49 @@ def move_up(waiting: WaitingRegistration, user: Actor) -> Entrant:
         log_action(tournament, user, "signup.move_up", entrant, after=entrant_snapshot(entrant))
     links_of(entrant)
     return entrant
+
+
+@dataclass(frozen=True)
+class FreePlaces:
+    """A competition's free places and who waits for one (after "Nicht erschienen")."""
+
+    competition: Competition
+    free: int
+    waiting: list[WaitingRegistration]
+
+    @property
+    def moving_up(self) -> list[WaitingRegistration]:
+        """Who gets a place now: the first ``free`` of the waiting list."""
+        return self.waiting[: self.free]
+
+
+def free_places(tournament: Tournament) -> list[FreePlaces]:
+    """Per competition with a capacity and somebody waiting: the places free now and the
+    waiting list, first come first."""
+    out = []
+    for competition in tournament.competitions.filter(capacity__isnull=False):
+        waiting = waiting_list(competition)
+        if waiting:
+            free = max(0, (competition.capacity or 0) - taken_places(competition))
+            out.append(FreePlaces(competition, free, waiting))
+    return out
+
+
+def move_up_free(tournament: Tournament, user: Actor) -> list[tuple[WaitingRegistration, Entrant]]:
+    """Fill every free place from the waiting list, first come first (each one as
+    ``move_up``): who moved up, with their new entrant."""
+    require(user, tournament, Action.REGISTER)
+    moved = []
+    for places in free_places(tournament):
+        with transaction.atomic():  # counted again under the competition's lock: two desks
+            # pressing at once fill each place once
+            Competition.objects.select_for_update().filter(pk=places.competition.pk).first()
+            again = next(
+                (p for p in free_places(tournament) if p.competition == places.competition), None
+            )
+            for waiting in again.moving_up if again is not None else []:
+                moved.append((waiting, move_up(waiting, user)))
+    return moved
 
 
 def cancel_waiting(waiting: WaitingRegistration, user: Actor) -> None:

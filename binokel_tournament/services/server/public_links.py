@@ -10,7 +10,9 @@ The policy:
   prints no code at all rather than one that cannot be opened (``printed_url``).
 - A download from the desk uses ``PUBLIC_BASE_URL`` when it is such an address, else the
   address the organiser's browser used for the desk, unless that is loopback too
-  (``request_base_url``).
+  (``request_base_url``). Every link a player receives follows the same rule: the sign-up's
+  and the move-up's e-mails (none with links to this computer only) and the confirmation
+  page (``player_base_url``: there the browser's own address when nothing else is known).
 - A table's own link (entering its games on a phone) is ``/tisch/<token>/`` at the address
   the desk itself is reached at (``table_url`` with the request), or at a given address
   (``table_url`` with ``base_url``, e.g. ``manage.py table_links --base-url``), for printing
@@ -99,6 +101,12 @@ def request_base_url(request: HttpRequest) -> str | None:
         return configured
     here = request.build_absolute_uri("/")
     return None if is_loopback_url(here) else here.rstrip("/")
+
+
+def player_base_url(request: HttpRequest) -> str:
+    """The address of every link a player receives on a page (the confirmation's QR codes):
+    ``request_base_url``, else (this computer only) the address this browser used."""
+    return request_base_url(request) or request.build_absolute_uri("/").rstrip("/")
 
 
 def printed_url(path: str, base_url: str | None = None) -> str | None:
