@@ -61,9 +61,13 @@ def beamer_page(competition: Competition, after: int | None = None) -> Context:
     """The standings for the projector, with the evening's takings and its forecast."""
     context = standings_page(competition, after)
     t = competition.tournament
+    standings = context["standings"]
     return {
         **context,
-        "rows": context["standings"].rows,
+        "rows": standings.rows,
+        # the columns of the standings everywhere: place, number, name, club, rounds, total,
+        # the tie-breaks (tests/web/test_pages.py compares them with the site and the PDF)
+        "column_count": 5 + len(standings.rounds) + len(standings.metrics),
         "total": money_total(t),
         "pace": pace.pace_line(pace.evening_forecast(t)),
     }
