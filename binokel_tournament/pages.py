@@ -24,6 +24,7 @@ from .models import (
     SheetStatus,
     Tournament,
 )
+from .numbers import percent
 from .services.evening import pace, players
 from .services.evening.seating import SeatInfo, latest_moves, seat_info
 from .services.evening.standings import compute_standings
@@ -99,7 +100,7 @@ def statistics_page(t: Tournament) -> Context:
         "tournament": t,
         "ev": ev,
         "s": s,
-        "win_percent": f"{100 * s.win_rate:.1f}".replace(".", ","),
+        "win_percent": percent(s.win_rate),
         "best_rounds": ev.best_rounds()[:10],
         "meld_chart": bar_chart(s.meld_classes, _("Meldungen nach Höhe")),
         "round_chart": bar_chart(

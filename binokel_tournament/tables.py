@@ -14,8 +14,8 @@ from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from .numbers import grouped
 from .services.evening.standings import Standings
-from .templatetags.binokel import grouped
 
 NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}
 NOT_PLAYED_KEY = -(10**9)  # a round not played sorts below every score
