@@ -30,14 +30,6 @@ def euro(value: object) -> str:
 
 
 @register.filter
-def percent(value: object) -> str:
-    """A share (0.823) in per cent in the active language: "82,3 %", "82.3%"."""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return "" if value is None else str(value)
-    return numbers.percent(value)
-
-
-@register.filter
 def get_item(mapping: object, key: object) -> object:
     """``mapping[key]``, or None (a template cannot index a dict by a variable)."""
     return mapping.get(key) if isinstance(mapping, dict) else None
