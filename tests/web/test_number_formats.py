@@ -70,7 +70,15 @@ def test_the_filters_write_one_language():
         assert numbers.euro(-50) == "−€0.50"
 
 
-def test_every_page_writes_its_numbers_in_its_own_language():
+@pytest.fixture
+def german_afterwards():
+    """The desk's language middleware leaves the last request's language active in this
+    thread: the tests after this one expect German."""
+    yield
+    translation.activate("de")
+
+
+def test_every_page_writes_its_numbers_in_its_own_language(german_afterwards):
     t, _created = create_demo(singles=13, pairs=4, scored_rounds=2, slug="zahlen")
     t.public_pages = True
     t.save()
