@@ -8,9 +8,12 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.formats import get_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import Category, Mode, Series, Special, Tournament
+from .numbers import euro
 from .services.money.charity import CHARITY_FIELDS
 
 MAX_EUROS = Decimal("100000")
@@ -28,7 +31,14 @@ def parse_cents(text: str) -> int | None:
 
 
 def cents_input(cents: int) -> str:
-    return f"{cents // 100},{cents % 100:02d}"
+    """An amount as it is typed in the active language: 0,50 (German), 0.50 (English); both
+    are read either way."""
+    return f"{cents // 100}{get_format('DECIMAL_SEPARATOR')}{cents % 100:02d}"
+
+
+def example_tiers() -> str:
+    """The example of a donation rule, written in the active language: "0,50; ab 5: 1,00"."""
+    return tiers_text([[1, 50], [5, 100]])
 
 
 class EuroField(forms.CharField):
@@ -49,7 +59,8 @@ class EuroField(forms.CharField):
         cents = parse_cents(text)
         if cents is None:
             raise forms.ValidationError(
-                _("„%(value)s“ ist kein Betrag (z. B. 7 oder 0,50)."), params={"value": text[:20]}
+                _("„%(value)s“ ist kein Betrag (z. B. 7 oder %(example)s)."),
+                params={"value": text[:20], "example": cents_input(50)},
             )
         return cents
 
@@ -65,8 +76,8 @@ def parse_tiers(text: str) -> list[list[int]]:
         cents = parse_cents(match.group(2)) if match else None
         if match is None or cents is None:
             raise forms.ValidationError(
-                _("„%(value)s“ verstehe ich nicht. Beispiel: 0,50; ab 5: 1,00"),
-                params={"value": raw.strip()[:30]},
+                _("„%(value)s“ verstehe ich nicht. Beispiel: %(example)s"),
+                params={"value": raw.strip()[:30], "example": example_tiers()},
             )
         start = int(match.group(1) or 1)
         if start < 1:
@@ -93,10 +104,6 @@ class CharityForm(forms.ModelForm):
         label=_("Spende je verlorenem Spiel (€)"),
         required=False,
         max_length=300,
-        help_text=_(
-            "Betrag je verlorenem Spiel als Spielmacher, Stufen mit „ab N:“ – "
-            "z. B. 0,50; ab 5: 1,00 (ab dem 5. verlorenen Spiel 1 €). Leer: keine Spende."
-        ),
     )
 
     class Meta:
@@ -107,6 +114,11 @@ class CharityForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and not self.is_bound:
             self.initial["donation_tiers"] = tiers_text(self.instance.donation_tiers or [])
+        # the example in the page's language (0,50 in German, 0.50 in English)
+        self.fields["donation_tiers"].help_text = gettext(
+            "Betrag je verlorenem Spiel als Spielmacher, Stufen mit „ab N:“ – z. B. "
+            "%(example)s (ab dem 5. verlorenen Spiel %(amount)s). Leer: keine Spende."
+        ) % {"example": example_tiers(), "amount": euro(100)}
         self.fields["club_best"].widget.attrs["max"] = 20
 
     def clean_donation_tiers(self) -> list[list[int]]:

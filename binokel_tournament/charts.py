@@ -8,6 +8,8 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
+from .numbers import points
+
 WIDTH, HEIGHT = 640, 300
 PAD_LEFT, PAD_BOTTOM, PAD_TOP = 16, 44, 28
 BAR_COLOUR = "#2e6b47"
@@ -37,7 +39,7 @@ def bar_chart(items: Sequence[tuple[str, int]], title: str, value_text: bool = T
         )
         centre = x + bar / 2
         if value_text:
-            shown = f"{value:,}".replace(",", ".")
+            shown = points(value)
             parts.append(
                 f'<text x="{centre:.1f}" y="{y - 6:.1f}" text-anchor="middle" '
                 f'font-size="16">{shown}</text>'

@@ -208,6 +208,15 @@ class TournamentForm(forms.ModelForm):
             "break_minutes",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        help_texts = {
+            "public_pages": _(
+                "Aus: nichts von diesem Abend ist ohne Anmeldung zu sehen – keine Rangliste, "
+                "kein Beamer, kein „Wo sitze ich?“, keine Preise und Statistik, keine "
+                "persönlichen Seiten und Urkunden der Spieler, keine Online-Anmeldung, kein "
+                "Cup mit diesem Abend, keine statische Website (export_site). Offen bleiben nur "
+                "die Links der Tische zum Eintragen am Handy (eigener Schalter unten)."
+            ),
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -24,6 +24,7 @@ from .models import (
     SheetStatus,
     Tournament,
 )
+from .numbers import percent
 from .services.evening import pace, players
 from .services.evening.seating import SeatInfo, latest_moves, seat_info
 from .services.evening.standings import compute_standings
@@ -61,9 +62,13 @@ def beamer_page(competition: Competition, after: int | None = None) -> Context:
     """The standings for the projector, with the evening's takings and its forecast."""
     context = standings_page(competition, after)
     t = competition.tournament
+    standings = context["standings"]
     return {
         **context,
-        "rows": context["standings"].rows,
+        "rows": standings.rows,
+        # the columns of the standings everywhere: place, number, name, club, rounds, total,
+        # the tie-breaks (tests/web/test_pages.py compares them with the site and the PDF)
+        "column_count": 5 + len(standings.rounds) + len(standings.metrics),
         "total": money_total(t),
         "pace": pace.pace_line(pace.evening_forecast(t)),
     }
@@ -95,7 +100,7 @@ def statistics_page(t: Tournament) -> Context:
         "tournament": t,
         "ev": ev,
         "s": s,
-        "win_percent": f"{100 * s.win_rate:.1f}".replace(".", ","),
+        "win_percent": percent(s.win_rate),
         "best_rounds": ev.best_rounds()[:10],
         "meld_chart": bar_chart(s.meld_classes, _("Meldungen nach Höhe")),
         "round_chart": bar_chart(

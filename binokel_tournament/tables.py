@@ -14,8 +14,8 @@ from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from .numbers import grouped
 from .services.evening.standings import Standings
-from .templatetags.binokel import grouped
 
 NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}
 NOT_PLAYED_KEY = -(10**9)  # a round not played sorts below every score
@@ -23,7 +23,7 @@ NOT_PLAYED_KEY = -(10**9)  # a round not played sorts below every score
 
 class StandingsTable(tables.Table):
     place = tables.Column(verbose_name=_("Platz"), order_by=("sort_index",))
-    start_number = tables.Column(verbose_name=_("Startnr."), attrs=NUMERIC)
+    start_number = tables.Column(verbose_name=_("Nr."), attrs=NUMERIC)
     name = tables.Column(verbose_name=_("Name"), order_by=("name_key",))
     club = tables.Column(verbose_name=_("Verein"))
     total = tables.Column(verbose_name=_("Gesamt"), attrs={"td": {"class": "num total"}})

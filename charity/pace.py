@@ -17,7 +17,9 @@ The model, in three steps:
    took (or, before any finished, its games at the hall's pace for its slowest table), with the
    break between rounds before it and before the prize-giving.
 
-Tables far behind (their forecast end well after most tables') are flagged for the desk.
+Tables far behind their own pace (their forecast end well after the end their own number of
+games at the hall's pace gives) are flagged for the desk: a table of 16 games is not behind
+the tables of 12 because it has more to play.
 
 ``simulate_round`` makes recorded rounds with known finishing times (table paces spread, a few
 slow tables, game times that vary), so the forecast can be measured against the truth
@@ -78,7 +80,7 @@ class PacePlan:
     minutes_per_game: float = 4.0
     break_minutes: float = 15.0
     prior_games: float = 12.0
-    behind_minutes: float = 15.0  # a table this much after most tables' end is flagged
+    behind_minutes: float = 15.0  # a table this much after its own expected end is flagged
     # No game of Binokel (deal, meld, a dozen tricks, write) is played in under a minute: a
     # table or round faster than this was not timed by its play (a round typed in after the
     # evening, a sheet entered twice over, the demo) and tells nothing of the pace.
@@ -91,7 +93,7 @@ class TableForecast:
     done: int
     games: int
     end: datetime
-    behind: bool = False  # far after most tables: the desk should look
+    behind: bool = False  # far behind its own expected pace: the desk should look
 
 
 @dataclass(frozen=True)
@@ -378,7 +380,6 @@ def forecast(
             if id(e) not in median_of:
                 median_of[id(e)] = e.median()
         medians = [start + median_of[id(e)] * MINUTE for _t, e in ends]
-        typical = _median_time(medians)
         tables = tuple(
             TableForecast(
                 t.number,
@@ -386,8 +387,7 @@ def forecast(
                 t.games,
                 end,
                 behind=t.finished_at is None
-                and typical is not None
-                and end - typical > plan.behind_minutes * MINUTE,
+                and end - _expected_end(t, start, pace) > plan.behind_minutes * MINUTE,
             )
             for (t, _e), end in zip(ends, medians, strict=True)
         )
@@ -405,11 +405,11 @@ def forecast(
     return Forecast(number, round_end, prize_giving, pace, games_seen, tables)
 
 
-def _median_time(times: Sequence[datetime]) -> datetime | None:
-    if not times:
-        return None
-    ordered = sorted(times)
-    return ordered[len(ordered) // 2]
+def _expected_end(t: TableClock, start: datetime, pace: float) -> datetime:
+    """When the table would end at the hall's pace: its own number of games from the round's
+    start. "Behind" is measured against this, so a table with more games to play (16 at a
+    four-table with a sitting-out dealer) is not behind the tables of 12 for that alone."""
+    return start + t.games * pace * MINUTE
 
 
 # --- recorded rounds with known finishing times -------------------------------------------

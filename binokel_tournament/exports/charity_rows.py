@@ -8,9 +8,8 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext as _
 
-from charity.money import euro_text
-
 from ..models import Mode, Tournament
+from ..numbers import euro as euro_text
 from ..services.evening.standings import Standings
 from ..services.money import charity
 from ..services.money.subrankings import sub_rankings

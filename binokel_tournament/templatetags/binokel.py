@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.formats import get_format
+
+from .. import numbers
+from ..numbers import grouped
+
+__all__ = ["grouped", "register"]
 
 register = template.Library()
-
-
-def grouped(value: int, separator: str) -> str:
-    """1220 -> "1.220" with the given separator; negative numbers with a real minus sign."""
-    text = f"{abs(value):,}".replace(",", separator)
-    return f"−{text}" if value < 0 else text
 
 
 @register.filter
@@ -20,17 +18,15 @@ def points(value: object) -> str:
     minus sign, so long columns read at a glance."""
     if not isinstance(value, int) or isinstance(value, bool):
         return "" if value is None else str(value)
-    return grouped(value, get_format("THOUSAND_SEPARATOR"))
+    return numbers.points(value)
 
 
 @register.filter
 def euro(value: object) -> str:
-    """Cents as euros, German style: 650 → "6,50 €"."""
-    from charity.money import euro_text
-
+    """Cents as euros in the active language: 650 → "6,50 €" (German), "€6.50" (English)."""
     if not isinstance(value, int) or isinstance(value, bool):
         return "" if value is None else str(value)
-    return euro_text(value)
+    return numbers.euro(value)
 
 
 @register.filter

@@ -37,7 +37,7 @@ def _scopes(token: str = "", **kwargs: Any) -> tuple[str, ...]:
 @public_page(_scopes)
 def personal(request: HttpRequest, token: str) -> HttpResponse:
     link = players.open_link(token)
-    if link is None:
+    if link is None or not link.entrant.tournament.public_pages:
         raise Http404
     page = personal_page(link)
     forecast = pace.pace_line(pace.evening_forecast(link.entrant.tournament))
@@ -48,7 +48,9 @@ def personal(request: HttpRequest, token: str) -> HttpResponse:
 def certificate(request: HttpRequest, token: str) -> HttpResponse:
     """After the evening: my certificate as PDF (before: there is none)."""
     link = players.open_link(token)
-    if link is None or not players.evening_over(link.entrant.tournament):
+    if link is None or not link.entrant.tournament.public_pages:
+        raise Http404
+    if not players.evening_over(link.entrant.tournament):
         raise Http404
     exporter = CertificatesExporter(link.entrant.tournament)
     try:

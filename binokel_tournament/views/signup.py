@@ -32,9 +32,18 @@ def _open_competitions(tournament: Tournament) -> list[tuple[Any, signup.SignUpS
     return [(c, signup.state(c)) for c in tournament.competitions.all()]
 
 
+def _public_tournament(slug: str) -> Tournament:
+    """The tournament, if its pages are public: with "Öffentliche Seiten" off there is no
+    online registration and no confirmation page."""
+    tournament = get_tournament(slug)
+    if not tournament.public_pages:
+        raise Http404
+    return tournament
+
+
 @never_cache
 def register(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_tournament(slug)
+    tournament = _public_tournament(slug)
     offered = _open_competitions(tournament)
     modes = [c.mode for c, s in offered if s.open]
     form = SignUpForm(request.POST or None, modes=modes, initial={"key": secrets.token_hex(16)})
@@ -125,7 +134,7 @@ def _people(request: HttpRequest, links: list[PersonalLink]) -> list[dict[str, A
 def signed_up(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The confirmation: each person's own link as QR code and short code; for a waiting
     registration its place on the waiting list (and the links once it moved up)."""
-    tournament = get_tournament(slug)
+    tournament = _public_tournament(slug)
     waiting = WaitingRegistration.objects.filter(tournament=tournament, token=token).first()
     entrant = waiting.entrant if waiting is not None else None
     if waiting is None:

@@ -20,9 +20,12 @@ export function fmt(text, values) {
   return text.replace(/%\((\w+)\)s/g, function (_m, name) { return String(values[name]); });
 }
 
+// the page's language groups the digits as the server does (1.220 in German, 1,220 in English)
+const SEPARATOR = document.documentElement.lang === "en" ? "," : ".";
+
 export function points(value) {
   if (value === null || value === undefined) return "";
-  const text = Math.abs(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const text = Math.abs(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, SEPARATOR);
   return value < 0 ? "−" + text : text;
 }
 

@@ -76,6 +76,24 @@ def test_a_table_far_behind_is_flagged_and_decides_the_round():
     assert result.round_end - max(others) > 20 * MIN
 
 
+def test_a_table_with_more_games_is_not_behind_for_that_alone():
+    """Behind means behind its own expected pace: a four-table with a sitting-out dealer has
+    16 games to the others' 12 and ends later, but is not behind while it keeps the pace."""
+    tables = [*tables_at(4.0, 0, count=9), TableClock(10, 16)]
+    result = forecast([RoundClock(1, START, tuple(tables))], START + 2 * MIN, PacePlan())
+    assert result is not None
+    assert max(t.end for t in result.tables) == result.tables[-1].end  # it does end last
+    assert result.behind == ()
+    # half way, every table at 4 minutes a game (the 16-game table too): nobody is behind
+    tables = [*tables_at(4.0, 6, count=9), TableClock(10, 16, tables_at(4.0, 6, 1, 16)[0].arrived)]
+    result = forecast([RoundClock(1, START, tuple(tables))], START + 25 * MIN, PacePlan())
+    assert result is not None and result.behind == ()
+    # the 16-game table at 8 minutes a game is behind
+    slow = TableClock(10, 16, tuple(START + (i + 1) * 8 * MIN for i in range(3)))
+    result = forecast([RoundClock(1, START, (*tables[:9], slow))], START + 25 * MIN, PacePlan())
+    assert result is not None and [t.number for t in result.behind] == [10]
+
+
 def test_between_rounds_the_next_starts_now_and_lasts_like_the_rounds_played():
     finished = tuple(TableClock(n, 12, (), START + (44 + n) * MIN) for n in range(1, 11))
     now = START + 70 * MIN

@@ -83,3 +83,26 @@ def test_the_forecast_is_on_the_board_the_beamer_and_my_page(client, seated, org
         'name="pace_minutes"'
         in client.get(reverse("desk:tournament_edit", args=[seated.slug])).content.decode()
     )
+
+
+def test_the_board_flags_no_table_before_any_game(client, orga):
+    """Behind means behind its own pace: with no game anywhere a round's tables of more games
+    (a four-table with a sitting-out dealer, 16 games) are not "hinten" on the board."""
+    from binokel_tournament.models import Role
+    from binokel_tournament.services.evening.seating import generate_seating
+
+    from .support import make_tournament, member
+
+    seated = make_tournament(singles=10, pairs=0)
+    member(seated, orga, Role.ORGANISER)
+    generate_seating(seated.competitions.get(mode="singles"))
+    start_round(seated.round_set.get(number=1), orga)
+    clocks = pace.round_clocks(Tournament.objects.get(pk=seated.pk))
+    games = {t.games for t in clocks[0].tables}
+    assert len(games) > 1, games  # tables of different lengths (12 and 16 games)
+    forecast = pace.evening_forecast(seated)
+    assert forecast is not None and forecast.behind == ()
+    client.force_login(orga)
+    board = client.get(reverse("desk:board", args=[seated.slug])).content.decode()
+    assert "Durchgang 1 endet voraussichtlich ca." in board
+    assert 'class="behind"' not in board

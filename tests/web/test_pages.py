@@ -115,3 +115,36 @@ def test_the_tournament_page_and_the_site_index_say_the_same_total(client, eveni
     site = text((out / "index.html").read_text(encoding="utf-8"))
     said = re.search(r"Am [^:]+ für [^:]+ erspielt: [\d.,]+ €", site)
     assert said and said.group(0) in live
+
+
+def header_cells(html: str, table: str = "") -> list[str]:
+    """The column headers of the page's (first, or the named) table, as text."""
+    html = html.split(table, 1)[1] if table else html
+    head = re.search(r"<thead>(.*?)</thead>", html, flags=re.S)
+    assert head, table
+    return [text(th).strip() for th in re.findall(r"<th\b.*?</th>", head.group(1), flags=re.S)]
+
+
+@pytest.mark.django_db
+def test_the_standings_have_one_set_of_columns_live_on_the_beamer_on_the_site_and_in_the_pdf(
+    client, evening
+):
+    """Place, number, name, club, the rounds, the total and the tie-breaks: the live standings,
+    the beamer, the static site and the PDF show the same columns in the same order."""
+    from binokel_tournament.exports.pdf.standings import StandingsExporter
+    from binokel_tournament.services.evening.standings import compute_standings
+
+    t, out = evening
+    for c in t.competitions.all():
+        standings = compute_standings(c)
+        assert standings.metrics  # the tie-breaks are there to be compared
+        args = [t.slug, c.mode]
+        live = header_cells(client.get(reverse("public:standings", args=args)).content.decode())
+        beamer = client.get(reverse("public:beamer", args=args)).content.decode()
+        site = header_cells((out / f"rangliste-{c.mode}.html").read_text(encoding="utf-8"))
+        pdf = [col.label for col in StandingsExporter(t)._columns(standings)]
+        assert [m.label for m in standings.metrics][-1] in live
+        assert live == header_cells(beamer, 'id="beamer-table"') == site == pdf, c.mode
+        # and each row has a cell under every column
+        row = re.search(r'<tbody id="beamer-rows".*?<tr\b.*?</tr>', beamer, flags=re.S)
+        assert row and len(re.findall(r"<td\b", row.group(0))) == len(live)

@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from charity.money import Statement, euro_text
+from charity.money import Statement
 
 from ...models import Entrant, Table, Tournament
+from ...numbers import euro as euro_text
 from ...services.money import charity, prizes
 from ...services.money.subrankings import sub_rankings
 from ..base import ExportError, ExportOptions, OfferedPerCompetition, OfferedWhole

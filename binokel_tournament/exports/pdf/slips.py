@@ -153,13 +153,19 @@ class SlipsExporter(PdfExporter):
             if slip.table:
                 y -= 7 * mm
                 _draw_text(c, centre, y, slip.table, LINE, inner)
-            y -= 4 * mm + qr
-            draw_qr(c, centre - qr / 2, y, qr, slip.url)
-            y -= 6 * mm
-            _draw_text(c, centre, y, _("Kurzcode") + " " + slip.code, CODE, inner)
-            if phone_reachable(slip.url):
-                y -= 5 * mm
-                _draw_text(c, centre, y, slip.url, SMALL, inner)
-            y -= 5 * mm
-            _draw_text(c, centre, y, _("Meine Seite: Tisch, Spiele, Platz"), SMALL, inner)
+            if self.tournament.public_pages:  # off: no personal page, so no code for it
+                self._draw_link(c, slip, centre, y, qr, inner)
             c.showPage()
+
+    @staticmethod
+    def _draw_link(c: Canvas, slip: Slip, centre: float, y: float, qr: float, inner: float) -> None:
+        """The personal page's QR code, short code and address."""
+        y -= 4 * mm + qr
+        draw_qr(c, centre - qr / 2, y, qr, slip.url)
+        y -= 6 * mm
+        _draw_text(c, centre, y, _("Kurzcode") + " " + slip.code, CODE, inner)
+        if phone_reachable(slip.url):
+            y -= 5 * mm
+            _draw_text(c, centre, y, slip.url, SMALL, inner)
+        y -= 5 * mm
+        _draw_text(c, centre, y, _("Meine Seite: Tisch, Spiele, Platz"), SMALL, inner)

@@ -11,8 +11,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from charity.money import euro_text
-
+from ...numbers import euro as euro_text
+from ...numbers import percent
 from ...services.money import charity
 from ...services.money.statistics import evening_statistics
 from ..base import ExportError, ExportOptions, OfferedWhole
@@ -69,8 +69,7 @@ class StatisticsExporter(OfferedWhole, PdfExporter):
             [_("Punkte"), number(s.points)],
             [
                 _("vom Spielmacher gewonnen"),
-                f"{number(s.declarer_wins)} / {number(s.declarer_games)} "
-                f"({100 * s.win_rate:.1f} %)".replace(".", ","),
+                f"{number(s.declarer_wins)} / {number(s.declarer_games)} ({percent(s.win_rate)})",
             ],
             [_("abgeschrieben"), number(s.conceded)],
             [_("Durch (gewonnen)"), f"{number(s.durch)} ({number(s.durch_won)})"],

@@ -29,6 +29,14 @@ class Command(SystemCommand):
             tournaments = list(Tournament.objects.filter(slug=slug))
             if not tournaments:
                 raise CommandError(_("Kein Turnier mit dem Kurznamen „%(slug)s“.") % {"slug": slug})
+            if not tournaments[0].public_pages:
+                raise CommandError(
+                    _(
+                        "„%(slug)s“ hat keine öffentlichen Seiten (Einstellungen: Öffentliche "
+                        "Seiten): keine Website."
+                    )
+                    % {"slug": slug}
+                )
         else:
             tournaments = list(Tournament.objects.filter(public_pages=True).order_by("date"))
             if not tournaments:

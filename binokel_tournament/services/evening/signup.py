@@ -66,6 +66,13 @@ def state(competition: Competition, now: datetime | None = None) -> SignUpState:
         left = max(0, competition.capacity - taken_places(competition))
     if not competition.registration_open:
         return SignUpState(False, _("Die Online-Anmeldung ist nicht geöffnet."), left, False)
+    if not competition.tournament.public_pages:
+        return SignUpState(
+            False,
+            _("Die öffentlichen Seiten sind aus (Einstellungen): keine Online-Anmeldung."),
+            left,
+            False,
+        )
     if competition.registration_closes is not None and now >= competition.registration_closes:
         return SignUpState(False, _("Die Online-Anmeldung ist geschlossen."), left, False)
     if competition.tournament.round_set.filter(started_at__isnull=False).exists():

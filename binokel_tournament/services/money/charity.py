@@ -19,12 +19,12 @@ from charity.money import (
     FeeRule,
     GameOutcome,
     Statement,
-    euro_text,
     evening_total,
     statement,
 )
 
 from ...models import Entrant, ExtraDonation, Mode, PartyResult, Tournament, display_name
+from ...numbers import euro as euro_text
 from ..access import Action, Actor, require
 from ..audit import log_action
 from ..errors import DeskError
