@@ -33,8 +33,8 @@ from . import tenancy
 from .access import Actor, NotAllowed, account_id, can_create_tournament
 from .audit import log_action
 from .errors import DeskError
-from .evening.removal import delete_evening
 from .imports import Imported, import_result, read_checked
+from .server.backup.restore import remove_evening
 
 TIMEOUT = 30  # seconds for one request to the club server (a hall's slow uplink)
 API = "/api/v1/"
@@ -229,7 +229,7 @@ def receive_result(
                 before={"slug": there.slug, "name": there.name},
                 after={"key": key.label if key else None, "verein": verein.slug},
             )
-            delete_evening(there)
+            remove_evening(there)
         imported: Imported = import_result(data, user, lang, verein=verein)
         t = imported.tournament
         for cup in cups:

@@ -26,10 +26,10 @@ from binokel_tournament.services import tenancy
 from binokel_tournament.services.access import NotAllowed
 from binokel_tournament.services.errors import DeskError
 from binokel_tournament.services.evening.registration import create_tournament, register_entrant
-from binokel_tournament.services.evening.removal import delete_evening
 from binokel_tournament.services.evening.seating import generate_seating
 from binokel_tournament.services.evening.simulation import simulate_round
 from binokel_tournament.services.money import district
+from binokel_tournament.services.server.backup.restore import remove_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +130,7 @@ def test_a_club_leaving_takes_nothing_accepted_and_withdraws_what_waits(kreis):
         district.decide(waiting, True, kreis["boss-district"])
     with pytest.raises(NotAllowed):  # and A, no member now, submits nothing
         district.submit_tournament(cup, second, kreis["boss-a"])
-    delete_evening(first)  # even the club's own evening gone: the district's copy stays
+    remove_evening(first)  # even the club's own evening gone: the district's copy stays
     assert cup.tournaments.count() == 1
 
 

@@ -31,7 +31,8 @@ def routes(resolver: URLResolver, namespace: str = "") -> list[tuple[str, list[s
     for entry in resolver.url_patterns:
         if isinstance(entry, URLResolver):
             ns = entry.namespace or ""
-            if ns in ("desk", "admin") or str(entry.pattern).startswith("i18n/"):
+            # the desk, the admin and the club server's API (a Verein's key, no public page)
+            if ns in ("desk", "admin", "api") or str(entry.pattern).startswith("i18n/"):
                 continue
             out += routes(entry, f"{namespace}{ns}:" if ns else namespace)
         elif isinstance(entry, URLPattern) and entry.name:

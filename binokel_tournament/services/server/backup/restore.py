@@ -167,7 +167,7 @@ def restore(
     try:
         with transaction.atomic():
             if existing is not None:
-                _remove(existing)
+                remove_evening(existing)
             result = _restore(document, wanted, user, create_users, into)
             problems = rescore_mismatches(result.tournament, limit=3)
             if problems:
@@ -298,9 +298,10 @@ def _snapshot(t: Tournament) -> dict[str, Any]:
     }
 
 
-def _remove(t: Tournament) -> None:
-    """The older copy goes (its audit log stays: it outlives its tournament); results and
-    seats first, as they protect their entrants."""
+def remove_evening(t: Tournament) -> None:
+    """An older copy of an evening goes, replaced by a newer state of it (a backup here, a
+    result file in services/club_sync.py); its audit log stays: it outlives its tournament.
+    Results and seats first, as they protect their entrants."""
     PartyResult.objects.filter(game__sheet__table__round__tournament=t).delete()
     Seat.objects.filter(table__round__tournament=t).delete()
     Tournament.across_vereine.filter(pk=t.pk).delete()
