@@ -173,7 +173,9 @@ def awards(
         won |= {c.entrant_id for c in choosers(prizes, ranking)}
     for prize in sorted(prizes, key=lambda p: p.position):
         if prize.special != Special.NONE:
-            winner = special_winner(prize, ranking, frozenset(won) if one_per_person else frozenset())
+            winner = special_winner(
+                prize, ranking, frozenset(won) if one_per_person else frozenset()
+            )
             if winner is not None:
                 won.add(winner.entrant_id)
             out.append(

@@ -155,9 +155,10 @@ def test_one_prize_per_person_is_the_clubs_setting_and_labels_have_no_nested_bra
     description where it names the kind already -- never "… (Rote Laterne (letzter Platz))"."""
     assert evening.one_prize_per_person is False
     client.force_login(get_user_model().objects.get(username="orga"))
-    assert 'name="s-one_prize_per_person"' in client.get(
-        reverse("desk:money", args=[evening.slug])
-    ).content.decode()
+    assert (
+        'name="s-one_prize_per_person"'
+        in client.get(reverse("desk:money", args=[evening.slug])).content.decode()
+    )
     changed = update_charity_settings(
         evening, None, {"prize_mode": PrizeMode.RANK, "one_prize_per_person": True}
     )
