@@ -126,5 +126,6 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "total": charity.evening(t) if charity.has_money(t) else None,
         "backup_status": backup.backup_status(t),
         "pace": pace.pace_line(pace.evening_forecast(t)),
+        "reprints": seating.reprints(t),
     }
     return render(request, "desk/dashboard.html", context)
