@@ -68,7 +68,7 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     if quick:  # the form as typed, refused: the reasons, field by field
         errors = [str(e) for e in form.non_field_errors()]
         errors += [
-            f"{form[name].label}: {' '.join(e)}"
+            f"{form[name].label}: {' '.join(str(m) for m in e)}"
             for name, e in form.errors.items()
             if name != "__all__"
         ]
