@@ -66,6 +66,15 @@ class Special(models.TextChoices):
     BEST_WOMAN = "best_woman", _("Beste Dame")
 
 
+# a special prize's short name, for labels beside the organiser's own description ("Grablicht
+# (Rote Laterne)"): the choice's label explains the rule and holds brackets of its own
+SPECIAL_NAMES = {
+    Special.LATERNE: _("Rote Laterne"),
+    Special.TAUSENDER: _("Tausender"),
+    Special.BEST_WOMAN: _("Beste Dame"),
+}
+
+
 class Category(models.TextChoices):
     DAMEN = "damen", _("Damen")
     JUGEND = "jugend", _("Jugend")
@@ -261,6 +270,15 @@ class Tournament(models.Model):
     )
     prize_mode = models.CharField(
         _("Preisvergabe"), max_length=10, choices=PrizeMode.choices, default=PrizeMode.RANK
+    )
+    one_prize_per_person = models.BooleanField(
+        _("ein Preis je Person"),
+        default=False,
+        help_text=_(
+            "An: wer einen Platzpreis gewinnt (oder wählen darf), bekommt keinen Sonderpreis, "
+            "und niemand bekommt zwei Sonderpreise – der Sonderpreis geht an den Nächsten. "
+            "Aus: ein Platz und ein Sonderpreis sind möglich."
+        ),
     )
     club_best = models.PositiveSmallIntegerField(
         _("Vereinswertung: beste"),
@@ -769,6 +787,18 @@ class Prize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.position}. {self.description}"
+
+    @property
+    def label(self) -> str:
+        """The description with the kind of special prize, once and without nested brackets:
+        "Grablicht (Rote Laterne)"; a description that names it already stays as it is
+        ("Rote Laterne: Grablicht")."""
+        if not self.special:
+            return self.description
+        name = str(SPECIAL_NAMES[Special(self.special)])
+        if name.casefold() in self.description.casefold():
+            return self.description
+        return f"{self.description} ({name})"
 
 
 class SeriesMethod(models.TextChoices):

@@ -7,6 +7,12 @@ tie: the earlier round, then the lower start number -- the Pressebericht's "high
 uses the same rule, ``charity.statistics.game_key``), "beste Dame" to the best-placed entrant
 of the category Damen.
 
+One prize per person (a setting: clubs differ): by default a winner of a place may also win
+a special prize, and one entrant may win several special prizes. With ``one_per_person`` a
+winner of a place prize (or whoever is entitled to choose one) wins no special prize, and a
+special prize goes to the next who qualifies and has not won one already (special prizes in
+the prize table's order).
+
 Who may win (one definition for the table, the certificates, the beamer and the report): a
 ranked entrant who played; a withdrawn one only where the prize says so
 (``withdrawn_may_win``); an entrant out of competition never (it has no place)."""
@@ -115,8 +121,11 @@ def check_choice(
     return None
 
 
-def special_winner(prize: Prize, ranking: Sequence[Contender]) -> Contender | None:
-    field = [c for c in ranking if may_win(prize, c)]
+def special_winner(
+    prize: Prize, ranking: Sequence[Contender], excluded: frozenset[int] = frozenset()
+) -> Contender | None:
+    """Who wins the special prize; ``excluded``: entrants who may win no further prize."""
+    field = [c for c in ranking if may_win(prize, c) and c.entrant_id not in excluded]
     if not field:
         return None
     if prize.special == Special.LATERNE:
@@ -135,9 +144,11 @@ def awards(
     ranking: Sequence[Contender],
     mode: PrizeMode,
     choices: Mapping[int, int],
+    *,
+    one_per_person: bool = False,
 ) -> list[Award]:
     """Every prize with its winner: the place prizes (by rank, or as chosen), then the
-    special prizes."""
+    special prizes (with ``one_per_person``: each to someone who won nothing yet)."""
     places = {c.entrant_id: c.place for c in ranking}
     out: list[Award] = []
     places_prizes = regular(prizes)
@@ -156,9 +167,17 @@ def awards(
         for prize in places_prizes:
             who = choices.get(prize.id)
             out.append(Award(prize, who, places.get(who) if who is not None else None))
+    # who has a place prize, or the right to choose one still to be made
+    won = {a.entrant_id for a in out if a.entrant_id is not None}
+    if mode == PrizeMode.CHOICE:
+        won |= {c.entrant_id for c in choosers(prizes, ranking)}
     for prize in sorted(prizes, key=lambda p: p.position):
         if prize.special != Special.NONE:
-            winner = special_winner(prize, ranking)
+            winner = special_winner(
+                prize, ranking, frozenset(won) if one_per_person else frozenset()
+            )
+            if winner is not None:
+                won.add(winner.entrant_id)
             out.append(
                 Award(
                     prize, winner.entrant_id if winner else None, winner.place if winner else None

@@ -102,7 +102,7 @@ def _event(t: Tournament) -> dict[str, Any]:
                 ),
             }
         )
-    return {
+    event = {
         "id": t.event_id,
         "name": t.name,
         "date": t.date.isoformat() if t.date else None,
@@ -114,6 +114,9 @@ def _event(t: Tournament) -> dict[str, Any]:
         "prize_mode": t.prize_mode,
         "competitions": competitions,
     }
+    if t.one_prize_per_person:  # optional (1.x): written only where it is on
+        event["one_prize_per_person"] = True
+    return event
 
 
 def _series(t: Tournament) -> list[dict[str, str]]:

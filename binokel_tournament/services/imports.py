@@ -167,7 +167,8 @@ def _evening(document: Mapping[str, Any], user: Actor, verein: Verein) -> Tourna
     t.event_id = event["id"]
     if event.get("prize_mode") in PrizeMode.values:
         t.prize_mode = event["prize_mode"]
-    t.save(update_fields=["event_id", "prize_mode"])
+    t.one_prize_per_person = event.get("one_prize_per_person") is True
+    t.save(update_fields=["event_id", "prize_mode", "one_prize_per_person"])
     for c in event.get("competitions", []):
         until = parse_datetime(c["registration_until"]) if c.get("registration_until") else None
         Competition.objects.filter(tournament=t, mode=c["mode"]).update(

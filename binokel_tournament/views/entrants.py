@@ -9,8 +9,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -31,12 +32,15 @@ from ..services.money import charity, series
 from ..services.server.public_links import player_base_url
 from .common import desk_tournament, get_competition
 
+QUICK_ADD_HEADER = "X-Quick-Add"  # register.js sends the quick form without a page load
+
 
 @login_required
 def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     t = desk_tournament(request, slug)
     competition = get_competition(t, mode)
     form = QuickEntrantForm(request.POST or None)
+    quick = request.method == "POST" and request.headers.get(QUICK_ADD_HEADER) == "1"
     if request.method == "POST" and form.is_valid():
         try:
             entrant = registration.register_entrant(
@@ -60,7 +64,17 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
                 % {"name": entrant.display_name, "number": entrant.start_number},
             )
             link_chosen_players(request, entrant, form.cleaned_data)
+            if quick:
+                return _quick_answer(request, t, competition, entrant)
             return redirect("desk:entrants", slug=slug, mode=mode)
+    if quick:  # the form as typed, refused: the reasons, field by field
+        errors = [str(e) for e in form.non_field_errors()]
+        errors += [
+            f"{form[name].label}: {' '.join(str(m) for m in e)}"
+            for name, e in form.errors.items()
+            if name != "__all__"
+        ]
+        return JsonResponse({"ok": False, "errors": errors}, status=400)
     fee = charity.fee_rule(t).fee(charity.players_of_mode(competition.mode))
     return render(
         request,
@@ -79,6 +93,27 @@ def entrants(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
             "waiting": signup.waiting_list(competition),
             "signup_url": player_base_url(request) + reverse("public:signup", args=[t.slug]),
         },
+    )
+
+
+def _quick_answer(
+    request: HttpRequest, t: Tournament, competition: Competition, entrant: Entrant
+) -> JsonResponse:
+    """The quick form's answer without a page load: what the desk is told (the messages a
+    page load would show, taken from the queue) and the entrant list as it is now."""
+    rows = render_to_string(
+        "desk/_entrant_rows.html",
+        {
+            "tournament": t,
+            "entrant_rows": entrant_rows(competition),
+            "fee": charity.fee_rule(t).fee(charity.players_of_mode(competition.mode)),
+            "can_edit": t.desk_role == Role.ORGANISER,  # type: ignore[attr-defined]
+        },
+        request,
+    )
+    told = [{"level": m.tags, "text": str(m)} for m in messages.get_messages(request)]
+    return JsonResponse(
+        {"ok": True, "start_number": entrant.start_number, "messages": told, "rows": rows}
     )
 
 

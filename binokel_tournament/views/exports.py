@@ -82,7 +82,9 @@ def _download(request: HttpRequest, tournament: Tournament, exporter: BaseExport
     except ExportError as exc:
         messages.error(request, exc.message)
         return redirect("desk:dashboard", slug=tournament.slug)
-    record_print(tournament, request.user, exporter.identifier, options.round_number)
+    record_print(
+        tournament, request.user, exporter.identifier, options.round_number, options.tables
+    )
     response = HttpResponse(result.content, content_type=result.content_type)
     # "anzeigen": open in the browser to print at once (the door's slip), else download
     inline = request.GET.get("anzeigen") == "1"

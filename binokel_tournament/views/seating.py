@@ -22,7 +22,14 @@ from .common import desk_tournament, plain_int, requested_hall
 
 @login_required
 def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
-    t = desk_tournament(request, slug, Action.SEATING if request.method == "POST" else Action.VIEW)
+    marking = request.method == "POST" and request.POST.get("action") == "reprinted"
+    needed = Action.SEATING if request.method == "POST" and not marking else Action.VIEW
+    t = desk_tournament(request, slug, needed)
+    if marking:  # "ist gedruckt": a round's outstanding reprints are done (any desk member)
+        round_number = plain_int(request.POST.get("round", ""))
+        if round_number is not None and seating.mark_reprinted(t, request.user, round_number):
+            messages.success(request, _("Als gedruckt vermerkt."))
+        return redirect("desk:seating", slug=slug)
     if request.method == "POST":
         competition_id = plain_int(request.POST.get("competition", ""))
         if competition_id is None:
@@ -79,6 +86,8 @@ def seating_view(request: HttpRequest, slug: str) -> HttpResponse:
         "reprint": [
             (r, tables, printed.get(r)) for r, tables in seating.tables_to_reprint(changes).items()
         ],
+        # what is still to print after re-plans, until printed (for every desk)
+        "reprints": seating.reprints(t),
     }
     return render(request, "desk/seating.html", context)
 

@@ -136,5 +136,6 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "backup_status": backup.backup_status(t),
         "cache_problem": cache_guard.problem(),  # the cache is a helper: say when it is down
         "pace": pace.pace_line(pace.evening_forecast(t)),
+        "reprints": seating.reprints(t),
     }
     return render(request, "desk/dashboard.html", context)

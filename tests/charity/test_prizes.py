@@ -118,3 +118,36 @@ def test_the_tausender_between_equal_games_goes_to_the_earlier_round_then_the_lo
 def test_more_prizes_than_entrants_leave_the_rest_without_a_winner():
     result = awards(PRIZES[:3], RANKING[:2], PrizeMode.RANK, {})
     assert [a.entrant_id for a in result] == [11, 12, None]
+
+
+def test_one_prize_per_person_passes_a_special_prize_to_the_next_who_won_nothing():
+    """Issue 36: a setting of the club. By default the best woman (second place) also takes
+    the flowers; one prize per person gives them to the next woman who won nothing -- here
+    the only other one took the Tausender, so nobody."""
+    default = awards(PRIZES, RANKING, PrizeMode.RANK, {})
+    assert {a.prize.description: a.entrant_id for a in default[3:]} == {
+        "Laterne": 15,
+        "Sekt": 14,
+        "Blumen": 12,
+    }
+    one = awards(PRIZES, RANKING, PrizeMode.RANK, {}, one_per_person=True)
+    assert [(a.prize.description, a.entrant_id) for a in one[:3]] == [
+        ("Präsentkorb", 11),
+        ("Gutschein", 12),
+        ("Apfelsaft", 13),
+    ]
+    assert {a.prize.description: a.entrant_id for a in one[3:]} == {
+        "Laterne": 15,
+        "Sekt": 14,
+        "Blumen": None,
+    }
+    winners = [a.entrant_id for a in one if a.entrant_id is not None]
+    assert len(winners) == len(set(winners))
+    # choosing: who may still choose a place prize wins no special prize either
+    ranking = [*RANKING, Contender(16, 6, 200, frozenset({"damen"}))]
+    chosen = awards(PRIZES, ranking, PrizeMode.CHOICE, {}, one_per_person=True)
+    assert {a.prize.description: a.entrant_id for a in chosen[3:]} == {
+        "Laterne": 16,
+        "Sekt": 14,
+        "Blumen": None,  # 12 chooses a place prize, 14 and 16 won one already
+    }

@@ -145,3 +145,34 @@ def test_withdrawn_entrants_win_nothing_and_are_marked_wherever_places_are_liste
         for pk, points in kept.items():
             PartyResult.objects.filter(pk=pk).update(points=points)
         update_charity_settings(evening, None, {"prize_mode": evening.prize_mode})
+
+
+def test_one_prize_per_person_is_the_clubs_setting_and_labels_have_no_nested_brackets(
+    client, evening, db
+):
+    """Issue 36: a setting "ein Preis je Person" (off by default: a place and a special prize
+    may go to one person); a special prize reads "Grablicht (Rote Laterne)", or just the
+    description where it names the kind already -- never "… (Rote Laterne (letzter Platz))"."""
+    assert evening.one_prize_per_person is False
+    client.force_login(get_user_model().objects.get(username="orga"))
+    assert (
+        'name="s-one_prize_per_person"'
+        in client.get(reverse("desk:money", args=[evening.slug])).content.decode()
+    )
+    changed = update_charity_settings(
+        evening, None, {"prize_mode": PrizeMode.RANK, "one_prize_per_person": True}
+    )
+    competition = singles(changed)
+    rows = prizes.prize_table(competition).rows
+    winners = [r.entrant.pk for r in rows if r.entrant is not None]
+    assert winners and len(winners) == len(set(winners))
+    laterne = Prize.objects.get(competition=competition, special=Special.LATERNE)
+    assert "unter denen ohne anderen Preis" in prizes.special_rule(laterne)
+    Prize.objects.filter(pk=laterne.pk).update(description="Rote Laterne: Grablicht")
+    page = client.get(reverse("public:prizes", args=[evening.slug, "singles"])).content.decode()
+    assert "Rote Laterne: Grablicht" in page
+    assert "Rote Laterne: Grablicht (" not in page and "((" not in page
+    Prize.objects.filter(pk=laterne.pk).update(description="Grablicht")
+    page = client.get(reverse("public:prizes", args=[evening.slug, "singles"])).content.decode()
+    assert "Grablicht (Rote Laterne)" in page
+    assert "letzter Platz)" not in page

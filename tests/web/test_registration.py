@@ -232,3 +232,35 @@ def test_the_settings_invariants_hold_in_the_service_whoever_calls_it(seated, or
         assert field in [p.field for p in refused.value.problems]
         seated.refresh_from_db()
         assert (seated.rounds, dict(seated.rules_json), seated.competitions.count()) == before
+
+
+def test_the_quick_form_answers_the_script_without_a_page_and_the_plain_post_still_works(
+    desk_client, tournament
+):
+    """Issue 36: register.js sends the quick form in the background (header X-Quick-Add) and
+    gets the messages and the list back; a refusal names its reasons; without the script the
+    form posts and the page reloads as before."""
+    from django.urls import reverse
+
+    url = reverse("desk:entrants", args=[tournament.slug, "singles"])
+    quick = {"HTTP_X_QUICK_ADD": "1"}
+    answer = desk_client.post(url, {"name": "Emil Eßer", "club": "SV"}, **quick)
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+    data = answer.json()
+    entrant = Entrant.objects.get(name="Emil Eßer")
+    assert data["ok"] and data["start_number"] == entrant.start_number
+    assert [m["text"] for m in data["messages"]] == [
+        f"Emil Eßer hat die Startnummer {entrant.start_number}."
+    ]
+    assert (
+        "Emil Eßer" in data["rows"]
+        and data["rows"].count("<tr")
+        == tournament.competitions.get(mode=Mode.SINGLES).entrants.count()
+    )
+    # the message went with the answer: the next page does not show it again
+    assert "hat die Startnummer" not in desk_client.get(url).content.decode()
+    refused = desk_client.post(url, {"name": "X" * 121}, **quick)
+    assert refused.status_code == 400 and not refused.json()["ok"]
+    assert refused.json()["errors"] and refused.json()["errors"][0].startswith("Name:")
+    plain = desk_client.post(url, {"name": "Gottlieb Weißhaar"})
+    assert plain.status_code == 302 and Entrant.objects.filter(name="Gottlieb Weißhaar").exists()

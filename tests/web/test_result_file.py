@@ -262,3 +262,21 @@ def test_the_commands_write_check_and_take_in_a_file(tmp_path, capsys):
     assert Tournament.objects.get().read_only
     exporter = ResultFileExporter(Tournament.objects.get(), "results")
     assert exporter.render().content == out.read_bytes()
+
+
+def test_one_prize_per_person_travels_with_the_file_only_where_it_is_on():
+    """Issue 36: the club's setting decides who wins the special prizes, so the evening taken
+    in elsewhere keeps it; a file of an evening without it has no such field (the same bytes
+    as before the setting existed)."""
+    t = played_evening()
+    assert "one_prize_per_person" not in json.loads(written(t))["event"]
+    Tournament.objects.filter(pk=t.pk).update(one_prize_per_person=True)
+    t.refresh_from_db()
+    first = written(t)
+    doc = json.loads(first)
+    assert doc["event"]["one_prize_per_person"] is True
+    assert result_file.check(doc).ok
+    empty_the_database()
+    again = import_result(first, None).tournament
+    assert again.one_prize_per_person is True
+    assert written(again) == first

@@ -266,7 +266,8 @@ def test_the_history_of_a_sheet_shows_each_corrected_field(desk_client, seated, 
     page = desk_client.get(
         reverse("desk:audit", args=[seated.slug]), {"type": "ScoreSheet", "id": sheet.pk}
     ).content.decode()
-    assert "sheet.correct" in page and "Durchgang 1 · Tisch" in page
+    assert "bestätigten Zettel korrigiert" in page and "Durchgang 1 · Tisch" in page
+    assert "sheet.correct" not in page.replace('data-action="sheet.correct"', "")
     assert "Spiel 7: Reizwert: 200 → 210" in page
 
 

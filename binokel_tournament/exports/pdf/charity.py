@@ -234,9 +234,7 @@ class PrizesExporter(OfferedPerCompetition, PdfExporter):
                     c.setFillColor(LIGHT)
                     c.rect(MARGIN, y - 2.2 * mm, inner, PRIZE_ROW, stroke=0, fill=1)
                 prize = row.prize
-                label = prize.description
-                if prize.special:
-                    label += f" ({prize.get_special_display()})"
+                label = prize.label
                 _draw_text(c, MARGIN + 1 * mm, y, f"{prize.position}.", PRIZE_TEXT, 8 * mm)
                 _draw_text(c, MARGIN + 10 * mm, y, label, PRIZE_TEXT, inner * 0.48)
                 value = euro_text(prize.value_cents) if prize.value_cents else ""

@@ -62,7 +62,10 @@ class Command(SystemCommand):
         parser.add_argument(
             "--tables",
             metavar="N,N,…",
-            help="table cards, score sheets: only these tables of the round (a reprint)",
+            help=(
+                "table cards, score sheets: only these tables of the round (a reprint; the "
+                "desk's list of tables to print again loses them)"
+            ),
         )
         parser.add_argument(
             "--format",
@@ -102,7 +105,7 @@ class Command(SystemCommand):
         if kind == "slips" or (kind in ("seating", "tablecards", "scoresheets") and with_qr):
             self._warn_without_qr(base_url, kind)
         write_export(Path(opts["out"]), result, self.stdout)
-        record_print(tournament, None, kind, options.round_number)
+        record_print(tournament, None, kind, options.round_number, options.tables)
 
     def _warn_without_qr(self, base_url: str | None, kind: str) -> None:
         url = base_url if base_url is not None else str(settings.PUBLIC_BASE_URL or "")

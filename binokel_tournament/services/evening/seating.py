@@ -159,22 +159,36 @@ def latest_moves(competition: Competition) -> dict[tuple[int, int], int | None]:
 
 # What the tables read on paper: a change after one of these was printed needs a reprint.
 PRINTED_KINDS = ("seating", "tablecards", "scoresheets")
+PRINT = "print"  # the audit entry of a printout (a download, ``export_pdf``, or marked by hand)
 
 
-def record_print(tournament: Tournament, user: Actor, kind: str, round_number: int | None) -> None:
+def record_print(
+    tournament: Tournament,
+    user: Actor,
+    kind: str,
+    round_number: int | None,
+    tables: Sequence[int] = (),
+    *,
+    by_hand: bool = False,
+) -> None:
     """Remember that a round's seating plan, table cards or score sheets were printed (or
-    downloaded): a later re-plan says which printouts it outdated."""
+    downloaded; ``tables``: only these tables of the round, a reprint; ``by_hand``: the desk
+    said they are printed): a later re-plan says which printouts it outdated, and the list of
+    what is still to print (``reprints``) loses what this printout covers."""
     if kind in PRINTED_KINDS:
-        log_action(
-            tournament, user, "print", tournament, None, {"kind": kind, "round": round_number}
-        )
+        after: dict[str, Any] = {"kind": kind, "round": round_number}
+        if tables and kind != "seating":  # the seating plan always holds every table
+            after["tables"] = sorted(set(tables))
+        if by_hand:
+            after["by_hand"] = True
+        log_action(tournament, user, PRINT, tournament, None, after)
 
 
 def printed_at(tournament: Tournament) -> dict[int, Any]:
     """Round -> when its seating plan, cards or sheets were last printed (all rounds: None)."""
     rounds = list(tournament.round_set.values_list("number", flat=True))
     out: dict[int, Any] = {}
-    for after, at in tournament.audit_log.filter(action="print").values_list("after", "at"):
+    for after, at in tournament.audit_log.filter(action=PRINT).values_list("after", "at"):
         number = after.get("round") if isinstance(after, dict) else None
         for r in rounds if number is None else [number]:
             if r not in out or at > out[r]:
@@ -183,13 +197,88 @@ def printed_at(tournament: Tournament) -> dict[int, Any]:
 
 
 def tables_to_reprint(changes: Sequence[SeatChange]) -> dict[int, list[int]]:
-    """Round -> the tables whose printed plan, table card or score sheet a re-plan changed."""
+    """Round -> the tables whose printed plan, table card or score sheet a re-plan changed:
+    where someone left or joined the table (a new seat at the same table is no reprint)."""
     out: dict[int, set[int]] = defaultdict(set)
     for change in changes:
-        for place in (change.before, change.after):
-            if place is not None:
-                out[change.round].add(place[0])
+        before = change.before[0] if change.before else None
+        after = change.after[0] if change.after else None
+        if before == after:
+            continue
+        for table in (before, after):
+            if table is not None:
+                out[change.round].add(table)
     return {r: sorted(tables) for r, tables in sorted(out.items())}
+
+
+@dataclass(frozen=True)
+class Reprint:
+    """A round's tables whose printouts a re-plan outdated and that are not printed again
+    yet, with the kinds of printout (``PRINTED_KINDS``) still to print."""
+
+    round: int
+    tables: tuple[int, ...]
+    kinds: tuple[str, ...]
+
+    @property
+    def tables_text(self) -> str:
+        return ",".join(str(t) for t in self.tables)
+
+
+def reprints(tournament: Tournament) -> list[Reprint]:
+    """What is still to print after re-plans, per round, from the tournament's record (the
+    audit log: every re-plan's moves and every printout, in order), the same for every desk
+    and both competitions. A table is to print again in the kinds that had been printed for
+    its round before the re-plan that changed its people; a later printout of that kind that
+    covers it (its round or every round; its tables or all of them; the seating plan holds all
+    tables) takes it off the list."""
+    pending: dict[tuple[int, int], set[str]] = defaultdict(set)
+    printed: dict[int | None, set[str]] = defaultdict(set)  # round (None: every round) -> kinds
+    entries = tournament.audit_log.filter(action__in=(PRINT, MOVED)).order_by("at", "id")
+    for action, after in entries.values_list("action", "after"):
+        if not isinstance(after, dict):
+            continue
+        if action == PRINT:
+            kind, number = after.get("kind"), after.get("round")
+            covered = set(after.get("tables") or ())
+            printed[number].add(str(kind))
+            for (r, table), kinds in pending.items():
+                if (number is None or r == number) and (not covered or table in covered):
+                    kinds.discard(str(kind))
+            continue
+        for change in after.get("changes", []):
+            r = change.get("round")
+            change_tables = tables_to_reprint(
+                [
+                    SeatChange(
+                        r,
+                        0,
+                        "",
+                        tuple(change["before"]) if change.get("before") else None,
+                        tuple(change["after"]) if change.get("after") else None,
+                    )
+                ]
+            )
+            kinds_printed = printed[r] | printed[None]
+            for table in change_tables.get(r, []):
+                pending[(r, table)] |= kinds_printed
+    by_round: dict[tuple[int, tuple[str, ...]], list[int]] = defaultdict(list)
+    for (r, table), kinds in sorted(pending.items()):
+        if kinds:
+            ordered = tuple(k for k in PRINTED_KINDS if k in kinds)
+            by_round[(r, ordered)].append(table)
+    return [Reprint(r, tuple(tables), kinds) for (r, kinds), tables in sorted(by_round.items())]
+
+
+def mark_reprinted(tournament: Tournament, user: Actor, round_number: int) -> int:
+    """The desk says a round's outstanding reprints are done (printed another way, or not
+    needed: score sheets are not printed where the phones keep score). How many tables."""
+    require(user, tournament, Action.VIEW)
+    done = [r for r in reprints(tournament) if r.round == round_number]
+    for reprint in done:
+        for kind in reprint.kinds:
+            record_print(tournament, user, kind, round_number, reprint.tables, by_hand=True)
+    return sum(len(r.tables) for r in done)
 
 
 def ensure_rounds(tournament: Tournament) -> list[Round]:

@@ -37,6 +37,7 @@ CHARITY_FIELDS = (
     "donation_tiers",
     "donation_counts_conceded",
     "prize_mode",
+    "one_prize_per_person",
     "club_best",
 )
 MAX_CENTS = 10_000_000  # 100.000 € — more is a typing mistake

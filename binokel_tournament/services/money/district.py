@@ -156,11 +156,9 @@ def decide(submission: CupSubmission, accept: bool, user: Actor) -> Tournament |
         locked.decided_at = timezone.now()
         locked.accepted = taken
         locked.save()
-        log_action(
-            None,
-            user,
-            "district.accept" if accept else "district.decline",
-            locked,
-            after={"cup": series.slug, "club": locked.club.slug, "evening": locked.name},
-        )
+        said = {"cup": series.slug, "club": locked.club.slug, "evening": locked.name}
+        if accept:
+            log_action(None, user, "district.accept", locked, after=said)
+        else:
+            log_action(None, user, "district.decline", locked, after=said)
     return taken

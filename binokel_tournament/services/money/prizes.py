@@ -57,6 +57,8 @@ def special_rule(prize: Prize) -> str:
         extra = _("auch Abgemeldete")
     else:
         extra = _("ohne Abgemeldete und Teilnehmer außer Konkurrenz")
+    if text and prize.tournament.one_prize_per_person:
+        text = _("%(rule)s, unter denen ohne anderen Preis") % {"rule": text}
     return f"{text} ({extra})" if text else extra
 
 
@@ -125,7 +127,13 @@ def prize_table(competition: Competition) -> PrizeTable:
     ranking, entrants = contenders(competition)
     choices = {p.pk: p.chosen_by_id for p in prizes if p.chosen_by_id is not None}
     mode = rules.PrizeMode(tournament.prize_mode)
-    awarded = rules.awards([prize_rule(p) for p in prizes], ranking, mode, choices)
+    awarded = rules.awards(
+        [prize_rule(p) for p in prizes],
+        ranking,
+        mode,
+        choices,
+        one_per_person=tournament.one_prize_per_person,
+    )
     for entrant_id in choices.values():
         if entrant_id not in entrants:  # chose, then withdrew or was corrected away
             entrants[entrant_id] = Entrant.objects.get(pk=entrant_id)
