@@ -15,6 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from .. import numbers
 from ..models import (
     AuditLog,
     Category,
@@ -109,9 +110,9 @@ def _yes_no(value: object) -> str:
 
 
 def _euro(cents: object) -> str:
-    if not isinstance(cents, int):
+    if not isinstance(cents, int) or isinstance(cents, bool):
         return _value(cents)
-    return f"{cents // 100},{cents % 100:02d} €"
+    return numbers.euro(cents)  # in the page's language
 
 
 def _choice(choices: Iterable[tuple[str, Any]]) -> Callable[[object], str]:

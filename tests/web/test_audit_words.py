@@ -123,7 +123,7 @@ def test_the_protokoll_reads_in_words_and_filters_by_kind_table_and_entrant(
     page = desk_client.get(url).content.decode()
     assert f"Durchgang 1 · Tisch {table.number}" in page
     assert "bestätigten Zettel korrigiert" in page and "Spiel 7: Reizwert: 200 → 210" in page
-    assert "Preis hinzugefügt" in page and "Wert: 5,00 €" in page and "Rote Laterne" in page
+    assert "Preis hinzugefügt" in page and "Wert: 5,00\u00a0€" in page and "Rote Laterne" in page
     assert "angemeldet" in page and "Spielplan erstellt" in page
     for raw in ("{&#x27;", "ScoreSheet ", "sheet.correct<", "prize.add<", "value_cents"):
         assert raw not in page
