@@ -8,11 +8,17 @@ The model, in three steps:
    a paper sheet as its games over the time from the round's start to the sheet — measured
    against the planned pace (a setting), which counts as ``prior_games`` games: before any data
    the forecast is the plan, and the more games arrive the more it is the hall.
-2. **Each table**: a table entering on a phone has its own pace (its games so far, again drawn
-   towards the hall's pace while it has few); it ends after its remaining games. A paper table
-   says nothing until it hands in its sheet: it is taken at the hall's pace, and because the
-   round ends with its *slowest* table, the unseen tables are taken as the slow end of the
-   tables seen (the spread of table paces, as a quantile for their number).
+2. **Each table**: its pace over the hall's, on a grid (0.55 to 3 times), starts from what
+   the hall knows before it plays -- ordinary tables spread around the hall's pace (measured
+   from the tables of the rounds played), and a few tables wait for a much slower player
+   (about 1.55 times slower): the chance of that is the chance one of its players is slow,
+   from the tables they sat at in the rounds played (a table 1.7 times slower in round 1 makes
+   each of its three players suspect in round 2; twice slow, and it is sure). A table entering
+   on a phone weighs this by its own games (how long they took, and how long the game under
+   way has taken so far); a paper table says nothing until it hands in its sheet, except that
+   it has not yet. Its end is the mixture over those paces of its remaining games (gamma
+   distributed, each game's time varying by ``GAME_SPREAD``), after now; the round ends with
+   its *slowest* table: the median of the latest end.
 3. **The rest of the evening**: each round still to come lasts as long as the rounds played
    took (or, before any finished, its games at the hall's pace for its slowest table), with the
    break between rounds before it and before the prize-giving.
@@ -21,9 +27,10 @@ Tables far behind their own pace (their forecast end well after the end their ow
 games at the hall's pace gives) are flagged for the desk: a table of 16 games is not behind
 the tables of 12 because it has more to play.
 
-``simulate_round`` makes recorded rounds with known finishing times (table paces spread, a few
-slow tables, game times that vary), so the forecast can be measured against the truth
-(tests/charity/test_pace.py, benchmarks/pace.py)."""
+``simulate_evening`` makes recorded evenings with known finishing times (players with their
+own paces seated anew each round, a few much slower ones, game times that vary), so the
+forecast can be measured against the truth (tests/charity/test_pace.py, benchmarks/pace.py);
+the forecast sees only what the hall sees (``SimulatedRound.seen_at``)."""
 
 from __future__ import annotations
 
@@ -406,9 +413,9 @@ def _table_end(
     slow = priors.slow_table(t.players)
     if not t.arrived:
         shared = unseen if unseen is not None else {}
-        key = (t.games, elapsed, round(slow, 3))
+        key = (t.games, elapsed, round(slow, 2))
         if key not in shared:
-            paces = _posterior(t, elapsed, start, pace, priors.weights(round(slow, 3)))
+            paces = _posterior(t, elapsed, start, pace, priors.weights(round(slow, 2)))
             shared[key] = _Mixture(0.0, t.games, paces, elapsed)
         return shared[key]
     paces = _posterior(t, elapsed, start, pace, priors.weights(slow))
