@@ -226,32 +226,53 @@ def _gamma_cdf(x: float, shape: float, scale: float) -> float:
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
+Slowness = tuple[float, tuple[tuple[float, float, float], ...]]  # chance, (share, mean, sd)
+
+
 @dataclass(frozen=True)
 class _Priors:
     """What the hall knows of its tables before they play: how far ordinary tables' paces
-    spread, and for each player the chance of being one of the slow ones (from the tables they
-    sat at in the rounds played)."""
+    spread, and for each player the chance of being one of the slow ones and how slow (the
+    logarithm's mean and variance), from the tables they sat at in the rounds played."""
 
     spread: float = TABLE_SPREAD
     slow: dict[int, float] = field(default_factory=dict)
+    factor: dict[int, tuple[float, float]] = field(default_factory=dict)
 
-    def slow_table(self, players: Sequence[int]) -> float:
-        """The chance that a table of these players has a slow one among them."""
+    def slow_table(self, players: Sequence[int]) -> Slowness:
+        """The chance that a table of these players has a slow one among them, and how much
+        slower it is then: a mixture over who the slow one is (rounded, so that tables alike
+        share their distribution)."""
+        usual = (math.log(SLOW_FACTOR), SLOW_SPREAD**2)
         if not players:
-            return 1 - (1 - SLOW_SHARE) ** 3
-        fast = 1.0
-        for p in players:
-            fast *= 1 - self.slow.get(p, SLOW_SHARE)
-        return 1 - fast
+            chance, parts = 1 - (1 - SLOW_SHARE) ** 3, [(1.0, *usual)]
+        else:
+            fast = 1.0
+            parts = []
+            for p in players:
+                share = self.slow.get(p, SLOW_SHARE)
+                fast *= 1 - share
+                parts.append((share, *self.factor.get(p, usual)))
+            chance = 1 - fast
+            total = sum(w for w, _m, _v in parts)
+            parts = [(w / total, m, v) for w, m, v in parts]
+        merged: dict[tuple[float, float], float] = {}
+        for w, m, v in parts:
+            key = (round(m, 2), round(math.sqrt(self.spread**2 + v), 2))
+            merged[key] = merged.get(key, 0.0) + w
+        return round(chance, 2), tuple(
+            sorted((round(w, 2), m, sd) for (m, sd), w in merged.items() if round(w, 2) > 0)
+        )
 
-    def weights(self, slow: float) -> list[float]:
+    def weights(self, slowness: Slowness) -> list[float]:
         """The table's pace over the hall's before it plays, on ``GRID`` (unnormalised logs)."""
-        wide = math.hypot(self.spread, SLOW_SPREAD)
+        slow, parts = slowness
+        total = sum(w for w, _m, _sd in parts) or 1.0
         out = []
         for x in GRID:
             ordinary = (1 - slow) * math.exp(_log_pdf(x, 0.0, self.spread))
-            slowly = slow * math.exp(_log_pdf(x, math.log(SLOW_FACTOR), wide))
-            out.append(math.log(max(ordinary + slowly, 1e-300)))
+            slowly = sum(w * math.exp(_log_pdf(x, m, sd)) for w, m, sd in parts)
+            out.append(math.log(max(ordinary + slow * slowly / total, 1e-300)))
         return out
 
 
@@ -260,9 +281,7 @@ def _priors(
 ) -> _Priors:
     """The spread of ordinary tables and the players' chances of being slow, from the tables
     that finished in the rounds other than ``current`` (their whole round's minutes a game)."""
-    seen: list[
-        tuple[float, float, tuple[int, ...]]
-    ] = []  # log pace over the hall's, noise, players
+    seen: list[tuple[float, float, tuple[int, ...]]] = []  # log pace over the hall's, noise, who
     for r in rounds:
         if r.started_at is None or r.number == current:
             continue
@@ -285,6 +304,7 @@ def _priors(
         noise = statistics.fmean(n * n for _x, n, _p in seen)
         spread = min(0.35, max(0.08, math.sqrt(max(mad * mad - noise, 0.0))))
     odds: dict[int, float] = {}
+    factor: dict[int, tuple[float, float]] = {}
     start = SLOW_SHARE / (1 - SLOW_SHARE)
     for x, noise, players in seen:
         if not players:
@@ -293,9 +313,14 @@ def _priors(
         slow = math.exp(_log_pdf(x, math.log(SLOW_FACTOR), math.hypot(spread, SLOW_SPREAD, noise)))
         others = 1 - (1 - SLOW_SHARE) ** (len(players) - 1)  # another slow one explains it too
         ratio = slow / max(others * slow + (1 - others) * ordinary, 1e-300)
+        measured = spread**2 + noise**2
         for p in players:
             odds[p] = odds.get(p, start) * ratio
-    return _Priors(spread, {p: o / (1 + o) for p, o in odds.items()})
+            # how slow, if it is them: the table's pace drawn towards the usual slow factor
+            mean, var = factor.get(p, (math.log(SLOW_FACTOR), SLOW_SPREAD**2))
+            after = 1 / (1 / var + 1 / measured)
+            factor[p] = (after * (mean / var + x / measured), after)
+    return _Priors(spread, {p: o / (1 + o) for p, o in odds.items()}, factor)
 
 
 class _End:
@@ -402,7 +427,7 @@ def _table_end(
     now: datetime,
     pace: float,
     priors: _Priors,
-    unseen: dict[tuple[int, float, float], _End] | None = None,
+    unseen: dict[tuple[int, float, Slowness], _End] | None = None,
 ) -> _End:
     """One table's end in minutes after the round's start. Unseen tables of as many games and
     the same chance of a slow player share one distribution: kept in ``unseen``, it is made
@@ -413,9 +438,9 @@ def _table_end(
     slow = priors.slow_table(t.players)
     if not t.arrived:
         shared = unseen if unseen is not None else {}
-        key = (t.games, elapsed, round(slow, 2))
+        key = (t.games, elapsed, slow)
         if key not in shared:
-            paces = _posterior(t, elapsed, start, pace, priors.weights(round(slow, 2)))
+            paces = _posterior(t, elapsed, start, pace, priors.weights(slow))
             shared[key] = _Mixture(0.0, t.games, paces, elapsed)
         return shared[key]
     paces = _posterior(t, elapsed, start, pace, priors.weights(slow))
@@ -474,7 +499,7 @@ def forecast(
             return statistics.fmean(durations)
         unseen = [TableClock(t.number, t.games, players=t.players) for t in r.tables]
         priors = _priors(ordered, r.number, pace, plan.fastest_minutes_per_game)
-        shared: dict[tuple[int, float, float], _End] = {}
+        shared: dict[tuple[int, float, Slowness], _End] = {}
         return _round_end([_table_end(t, now, now, pace, priors, shared) for t in unseen])
 
     tables: tuple[TableForecast, ...] = ()
@@ -483,7 +508,7 @@ def forecast(
         start = current.started_at
         assert start is not None
         priors = _priors(ordered, current.number, pace, plan.fastest_minutes_per_game)
-        shared: dict[tuple[int, float, float], _End] = {}
+        shared: dict[tuple[int, float, Slowness], _End] = {}
         ends = [(t, _table_end(t, start, now, pace, priors, shared)) for t in current.tables]
         round_end = start + _round_end([e for _t, e in ends]) * MINUTE
         median_of: dict[int, float] = {}  # the shared distributions' medians, found once
