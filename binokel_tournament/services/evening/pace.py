@@ -133,11 +133,18 @@ def _kept(slug: str, make: Callable[[], Tournament | None]) -> Forecast | None:
     now = _now()
     if kept is not None and now - kept[0] < timedelta(seconds=KEEP_SECONDS):
         return kept[1]
-    tournament = make()
-    if tournament is None:
-        return None
-    result = forecast(round_clocks(tournament), now, plan_of(tournament))
-    cache.set(key, (now, result), KEEP_SECONDS * 3)
+    renewing = kept is not None
+    if renewing and not cache.add(key + ":making", 1, KEEP_SECONDS):
+        return kept[1]  # another request is making the new one: the old one until then
+    try:
+        tournament = make()
+        if tournament is None:
+            return None
+        result = forecast(round_clocks(tournament), now, plan_of(tournament))
+        cache.set(key, (now, result), KEEP_SECONDS * 3)
+    finally:
+        if renewing:
+            cache.delete(key + ":making")
     return result
 
 
