@@ -118,14 +118,15 @@ def test_paper_tables_finish_no_earlier_than_now():
 @pytest.mark.slow
 def test_at_half_time_the_forecast_of_the_round_end_is_mostly_within_ten_minutes():
     """Recorded evenings (``simulate_evening``: 20–100 tables, a true pace of 3–5.5 minutes a
-    game that the plan of 4 minutes may miss, 8 % slow tables, 20–100 % of tables on phones):
+    game that the plan of 4 minutes may miss, players with their own paces seated anew each
+    round, 8 % of tables slow, 20–100 % of tables on phones):
     the forecast made at each round's half-time against the round's real end. The figures
     (benchmarks/pace.py prints them for 300 evenings) are held here as a floor."""
     errors = [e for seed in range(100) for e in half_time_errors(simulate_evening(seed))]
     within = sum(abs(e) <= 10 for e in errors) / len(errors)
-    assert within >= 0.45
+    assert within >= 0.55  # 60 % here (the engine before issue 35: 53 % over 300 evenings)
     assert abs(statistics.median(errors)) <= 4
-    assert statistics.fmean(abs(e) for e in errors) <= 14
+    assert statistics.fmean(abs(e) for e in errors) <= 12
 
 
 def test_rounds_typed_in_at_once_tell_nothing_of_the_pace():
