@@ -1,15 +1,18 @@
 """How good is the forecast of a round's end? Recorded evenings with known finishing times,
-made by the simulation (``charity.pace.simulate_evening``: 20–100 tables, a true pace of
-3–5.5 minutes a game that the organiser's plan of 4 minutes may miss, table paces spread by
-15 %, 8 % slow tables 1.3–1.8 times slower, each game's time varying by 45 %, 20–100 % of the
+made by the simulation (``charity.pace.simulate_evening``: 20–100 tables of three, a true pace
+of 3–5.5 minutes a game that the organiser's plan of 4 minutes may miss, the players seated
+anew each round; a table's pace is its players' -- their own paces spread by 20 %, and 2.7 %
+of them slow their table 1.3–1.8 times, every round, so 8 % of tables are slow -- and what is
+left of a 15 % spread for the table itself; each game's time varying by 45 %; 20–100 % of the
 tables entering on phones, the rest on paper seen only when their sheet comes in).
 
 For every round of every evening, the forecast made at the round's half-time (the typical
 table has played half its games; what the hall knew then: the earlier rounds, and this one so
-far) is compared with the round's real end. Printed: the error distribution (forecast minus
-truth, minutes) per round and by the share of tables on phones, how often it is within 10
-minutes, and — for scale — the same for an oracle that knew every table's true pace and only
-not how its remaining games would go (the forecast cannot do better than that).
+far: ``SimulatedRound.seen_at`` -- the phones' games, the paper sheets in, the seating) is
+compared with the round's real end. Printed: the error distribution (forecast minus truth,
+minutes) per round and by the share of tables on phones, how often it is within 10 minutes,
+and -- for scale -- the same for an oracle that knew every table's true pace and only not how
+its remaining games would go (the forecast cannot do better than that).
 
 Run:  .venv/bin/python benchmarks/pace.py [--evenings 300]"""
 

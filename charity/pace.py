@@ -8,11 +8,17 @@ The model, in three steps:
    a paper sheet as its games over the time from the round's start to the sheet — measured
    against the planned pace (a setting), which counts as ``prior_games`` games: before any data
    the forecast is the plan, and the more games arrive the more it is the hall.
-2. **Each table**: a table entering on a phone has its own pace (its games so far, again drawn
-   towards the hall's pace while it has few); it ends after its remaining games. A paper table
-   says nothing until it hands in its sheet: it is taken at the hall's pace, and because the
-   round ends with its *slowest* table, the unseen tables are taken as the slow end of the
-   tables seen (the spread of table paces, as a quantile for their number).
+2. **Each table**: its pace over the hall's, on a grid (0.55 to 3 times), starts from what
+   the hall knows before it plays -- ordinary tables spread around the hall's pace (measured
+   from the tables of the rounds played), and a few tables wait for a much slower player
+   (about 1.55 times slower): the chance of that is the chance one of its players is slow,
+   from the tables they sat at in the rounds played (a table 1.7 times slower in round 1 makes
+   each of its three players suspect in round 2; twice slow, and it is sure). A table entering
+   on a phone weighs this by its own games (how long they took, and how long the game under
+   way has taken so far); a paper table says nothing until it hands in its sheet, except that
+   it has not yet. Its end is the mixture over those paces of its remaining games (gamma
+   distributed, each game's time varying by ``GAME_SPREAD``), after now; the round ends with
+   its *slowest* table: the median of the latest end.
 3. **The rest of the evening**: each round still to come lasts as long as the rounds played
    took (or, before any finished, its games at the hall's pace for its slowest table), with the
    break between rounds before it and before the prize-giving.
@@ -21,9 +27,10 @@ Tables far behind their own pace (their forecast end well after the end their ow
 games at the hall's pace gives) are flagged for the desk: a table of 16 games is not behind
 the tables of 12 because it has more to play.
 
-``simulate_round`` makes recorded rounds with known finishing times (table paces spread, a few
-slow tables, game times that vary), so the forecast can be measured against the truth
-(tests/charity/test_pace.py, benchmarks/pace.py)."""
+``simulate_evening`` makes recorded evenings with known finishing times (players with their
+own paces seated anew each round, a few much slower ones, game times that vary), so the
+forecast can be measured against the truth (tests/charity/test_pace.py, benchmarks/pace.py);
+the forecast sees only what the hall sees (``SimulatedRound.seen_at``)."""
 
 from __future__ import annotations
 
@@ -47,6 +54,7 @@ class TableClock:
     games: int
     arrived: tuple[datetime, ...] = ()
     finished_at: datetime | None = None
+    players: tuple[int, ...] = ()  # who sits there, by the same keys in every round
 
     @property
     def done(self) -> int:
@@ -156,48 +164,163 @@ def hall_pace(rounds: Sequence[RoundClock], plan: PacePlan) -> tuple[float, int]
 
 
 GAME_SPREAD = 0.45  # a single game's time around its table's pace (coefficient of variation)
-TABLE_SPREAD = 0.25  # table paces around the hall's (sd of the log), before tables tell
-PRIOR_TABLES = 4.0  # the assumed spread counts as this many tables seen
-KERNEL = 0.06  # each seen table stands for paces within ±6 % of its own
-KERNELS = 64  # the tables seen, as at most this many evenly spaced quantiles of their paces
+GAME_SHAPE = 1 / GAME_SPREAD**2  # ... as the shape of a gamma distribution
+TABLE_SPREAD = 0.15  # ordinary tables' paces around the hall's (sd of the log), before tables tell
+SLOW_SHARE = 0.03  # the share of players much slower than the rest: their table waits for them
+SLOW_FACTOR = 1.55  # a table with such a player plays about this much slower ...
+SLOW_SPREAD = 0.12  # ... give or take this (sd of the log)
+# a table's pace over the hall's, as the logarithm: 0.55 to 3 times, in steps of 5 %
+GRID = tuple(-0.6 + 0.05 * i for i in range(35))
+TINY = 1e-4  # a pace this unlikely is left out of a table's mixture
 
 
-def _quantiles(values: Sequence[float], count: int) -> list[float]:
-    """``values`` themselves, or ``count`` evenly spaced quantiles of them when there are more."""
-    if len(values) <= count:
-        return list(values)
-    ordered = sorted(values)
-    step = (len(ordered) - 1) / (count - 1)
-    return [ordered[round(i * step)] for i in range(count)]
+def _log_pdf(x: float, mean: float, sd: float) -> float:
+    z = (x - mean) / sd
+    return -0.5 * z * z - math.log(sd)
 
 
-def _ratios(
-    rounds: Sequence[RoundClock], pace: float, now: datetime, fastest: float = 0.0
-) -> list[float]:
-    """Every table's pace relative to the hall's, as far as it is seen: a finished table's
-    whole round; a phone still playing (2 games or more) by the time since the start over its
-    games, the one under way counted half."""
-    out = []
+def _log_gamma_q(a: float, x: float) -> float:
+    """The logarithm of the regularized upper incomplete gamma function Q(a, x): the chance that
+    a gamma variable of shape ``a`` (scale 1) exceeds ``x``."""
+    if x <= 0:
+        return 0.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:  # the series of P, then Q = 1 - P
+        term = total = 1 / a
+        n = a
+        for _ in range(200):
+            n += 1
+            term *= x / n
+            total += term
+            if term < total * 1e-12:
+                break
+        p = math.exp(log_front) * total
+        return math.log1p(-p) if p < 1 else -745.0
+    # the continued fraction of Q (Lentz)
+    b = x + 1 - a
+    c = 1 / 1e-300
+    d = 1 / b
+    h = d
+    for i in range(1, 200):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = d if abs(d) > 1e-300 else 1e-300
+        c = b + an / c
+        c = c if abs(c) > 1e-300 else 1e-300
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-12:
+            break
+    return log_front + math.log(h)
+
+
+def _gamma_cdf(x: float, shape: float, scale: float) -> float:
+    """P(X <= x) for a sum of games (gamma: ``shape``, ``scale``), by Wilson and Hilferty's
+    cube root (a few games' sums are close to normal there)."""
+    if x <= 0:
+        return 0.0
+    v = 1 / (9 * shape)
+    z = ((x / (shape * scale)) ** (1 / 3) - (1 - v)) / math.sqrt(v)
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+Slowness = tuple[float, tuple[tuple[float, float, float], ...]]  # chance, (share, mean, sd)
+
+
+@dataclass(frozen=True)
+class _Priors:
+    """What the hall knows of its tables before they play: how far ordinary tables' paces
+    spread, and for each player the chance of being one of the slow ones and how slow (the
+    logarithm's mean and variance), from the tables they sat at in the rounds played."""
+
+    spread: float = TABLE_SPREAD
+    slow: dict[int, float] = field(default_factory=dict)
+    factor: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+    def slow_table(self, players: Sequence[int]) -> Slowness:
+        """The chance that a table of these players has a slow one among them, and how much
+        slower it is then: a mixture over who the slow one is (rounded, so that tables alike
+        share their distribution)."""
+        usual = (math.log(SLOW_FACTOR), SLOW_SPREAD**2)
+        if not players:
+            chance, parts = 1 - (1 - SLOW_SHARE) ** 3, [(1.0, *usual)]
+        else:
+            fast = 1.0
+            parts = []
+            for p in players:
+                share = self.slow.get(p, SLOW_SHARE)
+                fast *= 1 - share
+                parts.append((share, *self.factor.get(p, usual)))
+            chance = 1 - fast
+            total = sum(w for w, _m, _v in parts)
+            parts = [(w / total, m, v) for w, m, v in parts]
+        merged: dict[tuple[float, float], float] = {}
+        for w, m, v in parts:
+            key = (round(m, 2), round(math.sqrt(self.spread**2 + v), 2))
+            merged[key] = merged.get(key, 0.0) + w
+        return round(chance, 2), tuple(
+            sorted((round(w, 2), m, sd) for (m, sd), w in merged.items() if round(w, 2) > 0)
+        )
+
+    def weights(self, slowness: Slowness) -> list[float]:
+        """The table's pace over the hall's before it plays, on ``GRID`` (unnormalised logs)."""
+        slow, parts = slowness
+        total = sum(w for w, _m, _sd in parts) or 1.0
+        out = []
+        for x in GRID:
+            ordinary = (1 - slow) * math.exp(_log_pdf(x, 0.0, self.spread))
+            slowly = sum(w * math.exp(_log_pdf(x, m, sd)) for w, m, sd in parts)
+            out.append(math.log(max(ordinary + slow * slowly / total, 1e-300)))
+        return out
+
+
+def _priors(
+    rounds: Sequence[RoundClock], current: int | None, pace: float, fastest: float
+) -> _Priors:
+    """The spread of ordinary tables and the players' chances of being slow, from the tables
+    that finished in the rounds other than ``current`` (their whole round's minutes a game)."""
+    seen: list[tuple[float, float, tuple[int, ...]]] = []  # log pace over the hall's, noise, who
     for r in rounds:
-        if r.started_at is None:
+        if r.started_at is None or r.number == current:
             continue
         for t in r.tables:
-            if t.finished_at is not None:
-                minutes, games = _minutes(t.finished_at - r.started_at), float(t.games)
-            elif len(t.arrived) >= 2:
-                minutes, games = _minutes(now - r.started_at), len(t.arrived) + 0.5
-            else:
+            if t.finished_at is None or t.games <= 0:
                 continue
-            if minutes > 0 and minutes >= fastest * games:
-                out.append(minutes / games / pace)
-    return out
-
-
-def _table_spread(ratios: Sequence[float]) -> float:
-    if len(ratios) < 8:
-        return TABLE_SPREAD
-    logs = [math.log(r) for r in ratios if r > 0]
-    return min(0.6, max(0.12, statistics.pstdev(logs)))
+            minutes = _minutes(t.finished_at - r.started_at)
+            if minutes <= 0 or minutes < fastest * t.games:
+                continue
+            seen.append(
+                (math.log(minutes / t.games / pace), GAME_SPREAD / math.sqrt(t.games), t.players)
+            )
+    if not seen:
+        return _Priors()
+    spread = TABLE_SPREAD
+    if len(seen) >= 8:  # the spread of the ordinary tables (the median's distance: slow ones aside)
+        logs = [x for x, _n, _p in seen]
+        middle = statistics.median(logs)
+        mad = statistics.median(abs(x - middle) for x in logs) * 1.4826
+        noise = statistics.fmean(n * n for _x, n, _p in seen)
+        spread = min(0.35, max(0.08, math.sqrt(max(mad * mad - noise, 0.0))))
+    odds: dict[int, float] = {}
+    factor: dict[int, tuple[float, float]] = {}
+    start = SLOW_SHARE / (1 - SLOW_SHARE)
+    for x, noise, players in seen:
+        if not players:
+            continue
+        ordinary = math.exp(_log_pdf(x, 0.0, math.hypot(spread, noise)))
+        slow = math.exp(_log_pdf(x, math.log(SLOW_FACTOR), math.hypot(spread, SLOW_SPREAD, noise)))
+        others = 1 - (1 - SLOW_SHARE) ** (len(players) - 1)  # another slow one explains it too
+        ratio = slow / max(others * slow + (1 - others) * ordinary, 1e-300)
+        measured = spread**2 + noise**2
+        for p in players:
+            odds[p] = odds.get(p, start) * ratio
+            # how slow, if it is them: the table's pace drawn towards the usual slow factor
+            mean, var = factor.get(p, (math.log(SLOW_FACTOR), SLOW_SPREAD**2))
+            after = 1 / (1 / var + 1 / measured)
+            factor[p] = (after * (mean / var + x / measured), after)
+    return _Priors(spread, {p: o / (1 + o) for p, o in odds.items()}, factor)
 
 
 class _End:
@@ -236,35 +359,51 @@ class _Fixed(_End):
         return self.at
 
 
-class _Normal(_End):
-    def __init__(self, mean: float, sd: float, after: float) -> None:
+class _Mixture(_End):
+    """A table still playing: ``left`` games after ``base`` minutes, at one of the paces
+    ``paces`` (minutes a game) with the chances ``weights``."""
+
+    def __init__(
+        self, base: float, left: int, paces: Sequence[tuple[float, float]], after: float
+    ) -> None:
         super().__init__(after)
-        self.norm = statistics.NormalDist(mean, max(sd, 1e-6))
+        self.base = base
+        self.shape = max(left, 1) * GAME_SHAPE
+        self.paces = paces
 
     def raw(self, x: float) -> float:
-        return self.norm.cdf(x)
+        x -= self.base
+        return sum(w * _gamma_cdf(x, self.shape, m / GAME_SHAPE) for w, m in self.paces)
 
 
-class _Unseen(_End):
-    """A table nobody has seen play (paper): its end is the games at the pace of one of the
-    tables seen (a kernel around each) or of the assumed spread (weighing ``PRIOR_TABLES``)."""
-
-    def __init__(self, games: int, pace: float, ratios: Sequence[float], after: float) -> None:
-        super().__init__(after)
-        self.total = games * pace
-        noise = GAME_SPREAD / math.sqrt(games)
-        self.prior = statistics.NormalDist(self.total, self.total * math.hypot(TABLE_SPREAD, noise))
-        self.kernels = [
-            statistics.NormalDist(self.total * r, self.total * r * KERNEL)
-            for r in _quantiles(ratios, KERNELS)
-        ]
-        self.seen = len(ratios)
-
-    def raw(self, x: float) -> float:
-        if not self.kernels:
-            return self.prior.cdf(x)
-        seen = statistics.fmean(k.cdf(x) for k in self.kernels)
-        return (PRIOR_TABLES * self.prior.cdf(x) + self.seen * seen) / (PRIOR_TABLES + self.seen)
+def _posterior(
+    t: TableClock, elapsed: float, start: datetime, pace: float, prior: list[float]
+) -> list[tuple[float, float]]:
+    """The table's pace (minutes a game) as (chance, pace) pairs: its prior on ``GRID`` weighed
+    by the games it sent (how long they took, and that the next has taken ``elapsed`` - the last
+    so far), or for a table not seen playing, by its not having finished yet."""
+    logs = list(prior)
+    done = len(t.arrived)
+    if done:
+        last = _minutes(t.arrived[-1] - start)
+        under_way = elapsed - last
+        for i, x in enumerate(GRID):
+            m = pace * math.exp(x)
+            logs[i] += -GAME_SHAPE * last / m - done * GAME_SHAPE * math.log(m)
+            if done < t.games:
+                logs[i] += _log_gamma_q(GAME_SHAPE, GAME_SHAPE * under_way / m)
+    elif elapsed > 0:
+        for i, x in enumerate(GRID):
+            m = pace * math.exp(x)
+            logs[i] += _log_gamma_q(t.games * GAME_SHAPE, GAME_SHAPE * elapsed / m)
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
+    total = sum(weights)
+    return [
+        (w / total, pace * math.exp(x))
+        for w, x in zip(weights, GRID, strict=True)
+        if w / total > TINY
+    ]
 
 
 def _solve(cdf: Callable[[float], float], low: float, high: float, p: float = 0.5) -> float:
@@ -273,7 +412,7 @@ def _solve(cdf: Callable[[float], float], low: float, high: float, p: float = 0.
         return low
     while cdf(high) < p:
         high += max(60.0, high - low)
-    for _ in range(40):
+    for _ in range(30):
         mid = (low + high) / 2
         if cdf(mid) < p:
             low = mid
@@ -287,30 +426,26 @@ def _table_end(
     start: datetime,
     now: datetime,
     pace: float,
-    ratios: Sequence[float],
-    unseen: dict[tuple[int, float], _End] | None = None,
+    priors: _Priors,
+    unseen: dict[tuple[int, float, Slowness], _End] | None = None,
 ) -> _End:
-    """One table's end in minutes after the round's start. Unseen tables of as many games
-    share one distribution: kept in ``unseen``, it is made (and its median found) once."""
+    """One table's end in minutes after the round's start. Unseen tables of as many games and
+    the same chance of a slow player share one distribution: kept in ``unseen``, it is made
+    (and its median found) once."""
     elapsed = max(0.0, _minutes(now - start))
     if t.finished_at is not None:
         return _Fixed(_minutes(t.finished_at - start))
+    slow = priors.slow_table(t.players)
     if not t.arrived:
         shared = unseen if unseen is not None else {}
-        key = (t.games, elapsed)
+        key = (t.games, elapsed, slow)
         if key not in shared:
-            shared[key] = _Unseen(t.games, pace, ratios, elapsed)
+            paces = _posterior(t, elapsed, start, pace, priors.weights(slow))
+            shared[key] = _Mixture(0.0, t.games, paces, elapsed)
         return shared[key]
-    # a phone: its own pace, drawn towards the hall's while it has few games
-    done, left = len(t.arrived), t.games - len(t.arrived)
+    paces = _posterior(t, elapsed, start, pace, priors.weights(slow))
     last = _minutes(t.arrived[-1] - start)
-    spread = _table_spread(ratios)
-    weight = min(2.0, (GAME_SPREAD / spread) ** 2)  # the hall's pace weighs as many games
-    mine = (weight * pace + last) / (weight + done)
-    pace_sd = mine * spread * math.sqrt(weight / (weight + done))
-    mean = last + left * mine
-    sd = math.hypot(math.sqrt(left) * GAME_SPREAD * mine, left * pace_sd)
-    return _Normal(mean, sd, max(elapsed, last))
+    return _Mixture(last, t.games - len(t.arrived), paces, max(elapsed, last))
 
 
 def _round_end(ends: Sequence[_End]) -> float:
@@ -348,7 +483,6 @@ def forecast(
     if not started:
         return None
     pace, games_seen = hall_pace(ordered, plan)
-    ratios = _ratios(ordered, pace, now, plan.fastest_minutes_per_game)
     finished = [r for r in started if r.finished_at is not None]
     playing = [r for r in started if r.finished_at is None]
     later = [r for r in ordered if r.started_at is None]
@@ -363,17 +497,19 @@ def forecast(
     def round_minutes(r: RoundClock) -> float:
         if durations:  # as long as the rounds played took
             return statistics.fmean(durations)
-        unseen = [TableClock(t.number, t.games) for t in r.tables]
-        shared: dict[tuple[int, float], _End] = {}
-        return _round_end([_table_end(t, now, now, pace, ratios, shared) for t in unseen])
+        unseen = [TableClock(t.number, t.games, players=t.players) for t in r.tables]
+        priors = _priors(ordered, r.number, pace, plan.fastest_minutes_per_game)
+        shared: dict[tuple[int, float, Slowness], _End] = {}
+        return _round_end([_table_end(t, now, now, pace, priors, shared) for t in unseen])
 
     tables: tuple[TableForecast, ...] = ()
     if playing:
         current = playing[-1]
         start = current.started_at
         assert start is not None
-        shared: dict[tuple[int, float], _End] = {}
-        ends = [(t, _table_end(t, start, now, pace, ratios, shared)) for t in current.tables]
+        priors = _priors(ordered, current.number, pace, plan.fastest_minutes_per_game)
+        shared: dict[tuple[int, float, Slowness], _End] = {}
+        ends = [(t, _table_end(t, start, now, pace, priors, shared)) for t in current.tables]
         round_end = start + _round_end([e for _t, e in ends]) * MINUTE
         median_of: dict[int, float] = {}  # the shared distributions' medians, found once
         for _t, e in ends:
@@ -418,7 +554,7 @@ def _expected_end(t: TableClock, start: datetime, pace: float) -> datetime:
 @dataclass(frozen=True)
 class SimulatedRound:
     """A round as it really went: every game's arrival time of every table (the truth), which
-    tables enter on phones, and when it started and ended."""
+    tables enter on phones, who sat at each table, and when it started and ended."""
 
     number: int
     started_at: datetime
@@ -426,6 +562,7 @@ class SimulatedRound:
     phones: tuple[bool, ...]  # per table: entered on a phone (else: paper, seen at its end)
     paces: tuple[float, ...] = ()  # per table: its true mean minutes per game (the truth)
     paper_delay: timedelta = timedelta(minutes=2)  # handing in and typing a paper sheet
+    players: tuple[tuple[int, ...], ...] = ()  # per table: who sat there (empty: not known)
 
     @property
     def ended_at(self) -> datetime:
@@ -436,18 +573,42 @@ class SimulatedRound:
         return last if self.phones[table] else last + self.paper_delay
 
     def seen_at(self, now: datetime) -> RoundClock:
-        """What the hall knew at ``now``: the phones' games so far, the paper sheets in."""
+        """What the hall knew at ``now``: the phones' games so far, the paper sheets in, and who
+        sits where (the seating plan)."""
         tables = []
         for i, times in enumerate(self.games):
             finished = self.finish(i) if self.finish(i) <= now else None
             arrived = tuple(t for t in times if t <= now) if self.phones[i] else ()
-            tables.append(TableClock(i + 1, len(times), arrived, finished))
+            players = self.players[i] if self.players else ()
+            tables.append(TableClock(i + 1, len(times), arrived, finished, players))
         return RoundClock(self.number, self.started_at, tuple(tables))
 
     def half_time(self) -> datetime:
         """When the typical table had played half its games."""
         middles = sorted(times[len(times) // 2 - 1] for times in self.games)
         return middles[len(middles) // 2]
+
+
+@dataclass(frozen=True)
+class SimulatedPlayer:
+    """A player's own pace: the logarithm of their factor on their table's pace (a third of
+    it, with three at a table), and for the few slow ones the factor their table waits for."""
+
+    speed: float
+    slow: float = 1.0
+
+
+def simulate_players(
+    rng: random.Random, count: int, spread: float = 0.2, slow_share: float = 0.0274
+) -> tuple[SimulatedPlayer, ...]:
+    """``count`` players whose paces spread by ``spread`` (sd of the log); a share of them
+    (2.74 %: 8 % of tables of three have one) slow their table 1.3–1.8 times, every round."""
+    return tuple(
+        SimulatedPlayer(
+            rng.gauss(0, spread), rng.uniform(1.3, 1.8) if rng.random() < slow_share else 1.0
+        )
+        for _ in range(count)
+    )
 
 
 def simulate_round(
@@ -461,18 +622,29 @@ def simulate_round(
     table_spread: float = 0.15,
     slow_share: float = 0.08,
     game_spread: float = 0.45,
+    seating: Sequence[tuple[int, ...]] = (),
+    players: Sequence[SimulatedPlayer] = (),
 ) -> SimulatedRound:
     """A round of ``tables`` tables: each table's pace spread around the hall's
     (``table_spread``), a share of slow tables (1.3–1.8 × slower), each game's time drawn from
-    a gamma distribution (coefficient of variation ``game_spread``)."""
+    a gamma distribution (coefficient of variation ``game_spread``). With a ``seating`` (per
+    table, indexes into ``players``) a table's pace is its players' (the mean of their speeds,
+    the slowest one's factor) and what is left of ``table_spread`` for the table itself."""
     shape = 1 / game_spread**2
     all_games = []
     phones = []
     paces = []
-    for _ in range(tables):
-        factor = rng.lognormvariate(0, table_spread)
-        if rng.random() < slow_share:
-            factor *= rng.uniform(1.3, 1.8)
+    for i in range(tables):
+        if seating:
+            seated = [players[p] for p in seating[i]]
+            own = statistics.fmean(p.speed for p in seated)
+            explained = statistics.pvariance([p.speed for p in players]) / len(seated)
+            rest = math.sqrt(max(table_spread**2 - explained, 0.0))
+            factor = math.exp(own + rng.gauss(0, rest)) * max(p.slow for p in seated)
+        else:
+            factor = rng.lognormvariate(0, table_spread)
+            if rng.random() < slow_share:
+                factor *= rng.uniform(1.3, 1.8)
         mean = minutes_per_game * factor
         paces.append(mean)
         t = started_at
@@ -482,7 +654,14 @@ def simulate_round(
             times.append(t)
         all_games.append(tuple(times))
         phones.append(rng.random() < phone_share)
-    return SimulatedRound(number, started_at, tuple(all_games), tuple(phones), tuple(paces))
+    return SimulatedRound(
+        number,
+        started_at,
+        tuple(all_games),
+        tuple(phones),
+        tuple(paces),
+        players=tuple(tuple(s) for s in seating),
+    )
 
 
 @dataclass(frozen=True)
@@ -496,15 +675,23 @@ def simulate_evening(
     seed: int, tables: int | None = None, rounds: int = 3, break_minutes: float = 15.0
 ) -> SimulatedEvening:
     """An evening of ``rounds`` rounds with a true pace of 3–5.5 minutes per game that the
-    organiser's plan (4 minutes) may miss by much, 20–100 tables, 20–100 % of them on phones."""
+    organiser's plan (4 minutes) may miss by much, 20–100 tables of three, 20–100 % of them on
+    phones, the players seated anew each round; their own paces (``simulate_players``) make
+    their tables' paces, so a table of players who were slow before is slow again."""
     rng = random.Random(seed)
     tables = tables or rng.randint(20, 100)
     true_pace = rng.uniform(3.0, 5.5)
     phone_share = rng.uniform(0.2, 1.0)
+    players = simulate_players(rng, 3 * tables)
     start = datetime(2026, 11, 28, 19, 0)
     out = []
     for n in range(1, rounds + 1):
-        r = simulate_round(rng, n, start, tables, true_pace, phone_share)
+        order = list(range(len(players)))
+        rng.shuffle(order)
+        seating = [tuple(order[3 * i : 3 * i + 3]) for i in range(tables)]
+        r = simulate_round(
+            rng, n, start, tables, true_pace, phone_share, seating=seating, players=players
+        )
         out.append(r)
         start = r.ended_at + break_minutes * MINUTE
     return SimulatedEvening(tuple(out), 4.0, true_pace)

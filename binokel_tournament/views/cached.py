@@ -8,6 +8,7 @@ switch is a placeholder in the kept copy, replaced by each visitor's own token w
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -16,13 +17,17 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from ..models import public_names
+from ..services.evening import pace
 from ..services.server import public_cache
 from ..services.server.cache_guard import cache
 
 PLACEHOLDER = "binokel-kept-page-csrf-token"
+# the forecast's part of a page (templates/_pace.html): put in place when a kept page is served
+PACE_PART = re.compile(rb"<!--binokel-pace:([\w-]+)-->.*?<!--/binokel-pace-->", re.DOTALL)
 FLAG = "binokel_kept_page"
 
 View = Callable[..., HttpResponse]
@@ -107,13 +112,29 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                     cache.delete(key + ":making")
                 return _personal(request, response)
             content, content_type = kept
-            response = HttpResponse(content, content_type=content_type)
+            response = HttpResponse(_with_forecast(content), content_type=content_type)
             response["X-Binokel-Page"] = "kept"
             return _personal(request, response)
 
         return wrapped
 
     return decorate
+
+
+def _with_forecast(content: bytes) -> bytes:
+    """A kept page with the evening's forecast of now: the forecast moves with every game a
+    table enters and with the time, which no page's scope follows, so the one kept forecast
+    (services/evening/pace.py, at most ``KEEP_SECONDS`` old) takes the place of the one the
+    page was made with: beamer, board and every player's page show the same."""
+    if b"<!--binokel-pace:" not in content:
+        return content
+
+    def fresh(match: re.Match[bytes]) -> bytes:
+        slug = match.group(1).decode()
+        line = pace.pace_line(pace.kept_forecast(slug))
+        return render_to_string("_pace.html", {"pace": line, "pace_slug": slug}).strip().encode()
+
+    return PACE_PART.sub(fresh, content)
 
 
 def _personal(request: HttpRequest, response: HttpResponse) -> HttpResponse:

@@ -41,7 +41,12 @@ def personal(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     page = personal_page(link)
     forecast = pace.pace_line(pace.evening_forecast(link.entrant.tournament))
-    context = {"page": page, "refresh_seconds": REFRESH_SECONDS, "pace": forecast}
+    context = {
+        "page": page,
+        "refresh_seconds": REFRESH_SECONDS,
+        "pace": forecast,
+        "pace_slug": link.entrant.tournament.slug,  # put in place afresh when served (cached.py)
+    }
     return render(request, "public/personal.html", context)
 
 

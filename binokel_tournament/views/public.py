@@ -54,7 +54,8 @@ def standings(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
 def beamer(request: HttpRequest, slug: str, mode: str) -> HttpResponse:
     competition = get_competition(_public_tournament(slug), mode)
     context = pages.beamer_page(competition, after_round_param(request))
-    context.update(refresh_seconds=BEAMER_SECONDS, live_seconds=BEAMER_LIVE_SECONDS)
+    # the forecast is put in place afresh whenever the kept page is served (views/cached.py)
+    context.update(refresh_seconds=BEAMER_SECONDS, live_seconds=BEAMER_LIVE_SECONDS, pace_slug=slug)
     return render(request, "public/beamer.html", context)
 
 

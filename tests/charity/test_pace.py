@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from charity.pace import (
+    Forecast,
     PacePlan,
     RoundClock,
     TableClock,
@@ -44,7 +45,8 @@ def test_before_any_game_the_plan_and_the_breaks_make_the_forecast():
     assert result.minutes_per_game == pytest.approx(4.0)
     length = (result.round_end - START) / MIN
     # 12 games at 4 minutes, and the slowest of 20 tables some way behind the typical one
-    assert 48 < length < 80
+    # (among 20 tables, one with a much slower player is likely: 1.55 times 48 minutes)
+    assert 48 < length < 90
     # round 2 as long as round 1, a break before it and before the prize-giving
     between = (result.prize_giving - result.round_end) / MIN
     assert between == pytest.approx(15 + length + 15, abs=1.0)
@@ -71,7 +73,9 @@ def test_a_table_far_behind_is_flagged_and_decides_the_round():
     result = forecast([RoundClock(1, START, tuple(tables))], now, PacePlan())
     assert result is not None
     assert [t.number for t in result.behind] == [7]
-    assert result.round_end == max(t.end for t in result.tables)
+    slowest = max(t.end for t in result.tables)
+    assert slowest == result.tables[6].end
+    assert slowest <= result.round_end < slowest + 2 * MIN  # the others hardly move it
     others = [t.end for t in result.tables if t.number != 7]
     assert result.round_end - max(others) > 20 * MIN
 
@@ -114,14 +118,15 @@ def test_paper_tables_finish_no_earlier_than_now():
 @pytest.mark.slow
 def test_at_half_time_the_forecast_of_the_round_end_is_mostly_within_ten_minutes():
     """Recorded evenings (``simulate_evening``: 20–100 tables, a true pace of 3–5.5 minutes a
-    game that the plan of 4 minutes may miss, 8 % slow tables, 20–100 % of tables on phones):
+    game that the plan of 4 minutes may miss, players with their own paces seated anew each
+    round, 8 % of tables slow, 20–100 % of tables on phones):
     the forecast made at each round's half-time against the round's real end. The figures
     (benchmarks/pace.py prints them for 300 evenings) are held here as a floor."""
     errors = [e for seed in range(100) for e in half_time_errors(simulate_evening(seed))]
     within = sum(abs(e) <= 10 for e in errors) / len(errors)
-    assert within >= 0.45
+    assert within >= 0.55  # 60 % here (the engine before issue 35: 53 % over 300 evenings)
     assert abs(statistics.median(errors)) <= 4
-    assert statistics.fmean(abs(e) for e in errors) <= 14
+    assert statistics.fmean(abs(e) for e in errors) <= 12
 
 
 def test_rounds_typed_in_at_once_tell_nothing_of_the_pace():
@@ -148,3 +153,32 @@ def test_rounds_typed_in_at_once_tell_nothing_of_the_pace():
     rounds[0] = RoundClock(1, START, timed)
     counted = forecast(rounds, START + 14 * MIN, plan)
     assert counted is not None and counted.games_seen == 120
+
+
+def test_players_slow_in_an_earlier_round_make_their_new_table_slow():
+    """Issue 35, item 8: a table's pace is much its players' pace. When round 1's table 1 took
+    1.7 times as long as the others, the round-2 table where those three sit again (all on
+    paper, nothing in yet) is expected to end late, and the round with it; the same round
+    after a round 1 where their table kept the pace is expected to end much sooner."""
+    ordinary = 12 * 4.0
+    second = START + 90 * MIN
+    now = second + 20 * MIN
+    seats = [(3 * n - 2, 3 * n - 1, 3 * n) for n in range(1, 11)]
+    round_two = RoundClock(
+        2, second, tuple(TableClock(n, 12, (), None, seats[n - 1]) for n in range(1, 11))
+    )
+
+    def after(first_table: float) -> Forecast:
+        ends = [first_table, *([ordinary] * 9)]
+        round_one = tuple(
+            TableClock(n, 12, (), START + ends[n - 1] * MIN, seats[n - 1]) for n in range(1, 11)
+        )
+        result = forecast([RoundClock(1, START, round_one), round_two], now, PacePlan())
+        assert result is not None and result.round == 2
+        return result
+
+    slow, usual = after(1.7 * ordinary), after(ordinary)
+    assert slow.round_end - usual.round_end > 10 * MIN
+    ends = {t.number: t.end for t in slow.tables}
+    assert ends[1] - max(e for n, e in ends.items() if n != 1) > 15 * MIN
+    assert len({t.end for t in usual.tables}) == 1  # nothing tells those tables apart

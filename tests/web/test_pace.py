@@ -106,3 +106,48 @@ def test_the_board_flags_no_table_before_any_game(client, orga):
     board = client.get(reverse("desk:board", args=[seated.slug])).content.decode()
     assert "Durchgang 1 endet voraussichtlich ca." in board
     assert 'class="behind"' not in board
+
+
+def _forecast_in(html: str) -> str:
+    """The forecast's paragraph of a page (its text and basis)."""
+    start = html.index('<p class="pace" id="pace">')
+    return html[start : html.index("</p>", start)]
+
+
+def test_beamer_board_and_my_page_show_the_same_forecast_after_games_entered(
+    client, seated, orga, monkeypatch
+):
+    """Issue 35, item 8: the beamer, kept in the public cache until a sheet is confirmed,
+    showed "aus 4 Spielen" while board and personal page showed "aus 12 Spielen". The forecast
+    follows the games the tables enter (drafts, not confirmed) and the time: once the kept
+    forecast is renewed (at most 20 s), every page shows the new one, kept pages too."""
+    seated.public_pages = True
+    seated.save()
+    first = seated.round_set.get(number=1)
+    start_round(first, orga)
+    Round.objects.filter(pk=first.pk).update(started_at=timezone.now() - timedelta(minutes=40))
+    link = players.ensure_links(seated)[0]
+    beamer = reverse("public:beamer", args=[seated.slug, "singles"])
+    mine = reverse("public:personal", args=[link.token])
+    for url in (beamer, mine):  # both kept in the public cache with the plan's forecast
+        assert "nach Plan" in _forecast_in(client.get(url).content.decode())
+        assert client.get(url)["X-Binokel-Page"] == "kept"
+    phone_table = three_table(seated)
+    for number in (1, 2, 3):  # entered on the table's phone, not confirmed
+        assert post(client, phone_table, "game", game_body(number)).status_code == 200
+    later = timezone.now() + timedelta(seconds=pace.KEEP_SECONDS + 1)
+    monkeypatch.setattr(pace, "_now", lambda: later)
+    shown = {}
+    for url in (beamer, mine):
+        response = client.get(url)
+        shown[url] = _forecast_in(response.content.decode())
+        if url == beamer:  # still the page kept before the games: only its forecast is new
+            assert response["X-Binokel-Page"] == "kept"
+    client.force_login(orga)
+    shown["board"] = _forecast_in(
+        client.get(reverse("desk:board", args=[seated.slug])).content.decode()
+    )
+    assert len(set(shown.values())) == 1, shown
+    assert "aus 3 Spielen" in shown["board"]
+    # ... and the same forecast stays while it is younger than 20 s: made once, shown to all
+    assert _forecast_in(client.get(beamer).content.decode()) == shown["board"]

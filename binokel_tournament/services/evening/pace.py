@@ -4,13 +4,15 @@ last game from a phone, or the first save of a paper sheet typed at the desk) â€
 engine (``charity.pace``), which forecasts the round's end and the prize-giving.
 
 The forecast is kept in the cache for a short while per tournament: the board, the beamer
-and a hall of personal pages ask for it all the time."""
+and a hall of personal pages ask for it all the time, and all show this one (kept public
+pages get it put in place when served: ``kept_forecast``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import Min
 from django.utils import formats, timezone
@@ -18,7 +20,8 @@ from django.utils.translation import gettext as _
 
 from charity.pace import Forecast, PacePlan, RoundClock, TableClock, forecast
 
-from ...models import AuditLog, ScoreSheet, Table, Tournament
+from ...models import AuditLog, ScoreSheet, Seat, Table, Tournament
+from ..server import public_cache
 from ..server.cache_guard import cache
 from ..sheets import sheet_fields as F
 
@@ -35,7 +38,7 @@ def plan_of(tournament: Tournament) -> PacePlan:
 
 
 def round_clocks(tournament: Tournament) -> list[RoundClock]:
-    """Every round with its tables' games as far as they arrived."""
+    """Every round with its tables' games as far as they arrived, and who sits there."""
     rules = tournament.rules()
     rounds = list(tournament.round_set.order_by("number"))
     tables = list(
@@ -81,6 +84,14 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
             complete,
             F.games_in(data[0]) if data and pk in first_game else set(),
         )
+    # who sits at each table (the same entrant in every round: a slow player is slow again)
+    seated: dict[int, list[int]] = defaultdict(list)
+    for table_id, entrant_id in (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .order_by("table_id", "position")
+        .values_list("table_id", "entrant_id")
+    ):
+        seated[table_id].append(entrant_id)
     clocks: dict[int, list[TableClock]] = defaultdict(list)
     for pk, round_id, number, kind in tables:
         games = rules.games_for(kind)
@@ -95,33 +106,64 @@ def round_clocks(tournament: Tournament) -> list[RoundClock]:
                 finished = arrived[-1] if len(arrived) >= games else first_save.get(sheet_pk)
                 if finished is None and arrived:
                     finished = arrived[-1]
-        clocks[round_id].append(TableClock(number, games, arrived, finished))
+        clocks[round_id].append(
+            TableClock(number, games, arrived, finished, tuple(seated.get(pk, ())))
+        )
     return [
         RoundClock(r.number, r.started_at, tuple(sorted(clocks[r.pk], key=lambda t: t.number)))
         for r in rounds
     ]
 
 
+def _now() -> datetime:
+    return timezone.now()
+
+
+def _key(slug: str) -> str:
+    # a round started (or its start taken back) and a changed plan change every public
+    # page's generation (model signals, audited changes): the forecast is made anew at once
+    return f"binokel:pace:{slug}:{public_cache.generation()}"
+
+
+def _kept(slug: str, make: Callable[[], Tournament | None]) -> Forecast | None:
+    """The one kept forecast of the tournament ``slug`` while it is younger than
+    ``KEEP_SECONDS``, else made anew now (from the tournament ``make`` loads)."""
+    key = _key(slug)
+    kept = cache.get(key)
+    now = _now()
+    if kept is not None and now - kept[0] < timedelta(seconds=KEEP_SECONDS):
+        return kept[1]
+    renewing = kept is not None
+    if renewing and not cache.add(key + ":making", 1, KEEP_SECONDS):
+        return kept[1]  # another request is making the new one: the old one until then
+    try:
+        tournament = make()
+        if tournament is None:
+            return None
+        result = forecast(round_clocks(tournament), now, plan_of(tournament))
+        cache.set(key, (now, result), KEEP_SECONDS * 3)
+    finally:
+        if renewing:
+            cache.delete(key + ":making")
+    return result
+
+
 def evening_forecast(tournament: Tournament, now: datetime | None = None) -> Forecast | None:
     """The forecast of the round being played and of the prize-giving (None before the first
     round and after the last). Made at most every ``KEEP_SECONDS`` per tournament and kept for
     all who ask (the board, the beamer, every player's page): the forecast moves by minutes,
-    while the games arrive every few seconds."""
+    while the games arrive every few seconds. Every page shows this one kept forecast, so they
+    all show the same, at most ``KEEP_SECONDS`` old."""
     if now is not None:
         return forecast(round_clocks(tournament), now, plan_of(tournament))
-    # a round started (or its start taken back) and a changed plan show at once
-    starts = tournament.round_set.filter(started_at__isnull=False).values_list("started_at")
-    stamp = max((s for (s,) in starts if s is not None), default=None)
-    key = (
-        f"binokel:pace:{tournament.pk}:{tournament.pace_minutes}:{tournament.break_minutes}:"
-        f"{len(starts)}:{stamp.timestamp() if stamp else 0}"
-    )
-    kept = cache.get(key)
-    if kept is not None:
-        return kept[0]
-    result = forecast(round_clocks(tournament), timezone.now(), plan_of(tournament))
-    cache.set(key, (result,), KEEP_SECONDS)
-    return result
+    return _kept(tournament.slug, lambda: tournament)
+
+
+def kept_forecast(slug: str) -> Forecast | None:
+    """The same kept forecast by the tournament's slug: a public page kept in the cache puts
+    it in place when it is served (views/cached.py), so a page made before the last games
+    came in shows the forecast of now, not of when the page was made."""
+    return _kept(slug, lambda: Tournament.across_vereine.filter(slug=slug).first())
 
 
 @dataclass(frozen=True)
