@@ -109,7 +109,8 @@ def verein_of_key(secret: str | None) -> tuple[Verein, UploadKey]:
 
 # --- what the club server answers ---------------------------------------------------------------
 def evenings(verein: Verein) -> list[dict[str, Any]]:
-    """The Verein's evenings a laptop may fetch: not yet played here, newest date first."""
+    """The Verein's evenings a laptop may fetch (its own, not those taken in from a file),
+    newest date first."""
     with tenancy.system():
         shown = Tournament.across_vereine.filter(verein=verein, imported="").order_by(
             "-date", "name"

@@ -19,6 +19,7 @@ from ..services import club_sync, tenancy
 from ..services.access import NotAllowed, can_create_tournament
 from ..services.errors import DeskError
 from ..services.imports import MAX_BYTES
+from ..services.server.client_address import client_address
 from ..services.server.throttle import allow
 from .common import plain_int
 
@@ -107,7 +108,7 @@ def _refusal(message: str, status: int) -> JsonResponse:
 
 
 def _keyed(request: HttpRequest) -> tuple[Verein, UploadKey] | JsonResponse:
-    if not allow(f"key:{request.META.get('REMOTE_ADDR', '?')}", KEY_LIMIT, KEY_WINDOW):
+    if not allow(f"key:{client_address(request)}", KEY_LIMIT, KEY_WINDOW):
         return _refusal(_("Zu viele Anfragen. Bitte eine Minute warten."), 429)
     header = request.headers.get("Authorization", "")
     secret = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else ""
