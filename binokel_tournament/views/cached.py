@@ -3,20 +3,27 @@ and language, and served to every phone that asks until the next change.
 
 A kept page must not carry one visitor's things to another: it is kept only for visitors
 without a login and without a message waiting for them, and the CSRF token of its language
-switch is a placeholder in the kept copy, replaced by each visitor's own token when served."""
+switch is a placeholder in the kept copy, replaced by each visitor's own token when served.
+
+Each kept page carries its key as a (weak) ETag: a phone that asks again with it
+(``If-None-Match``) while nothing the page shows has changed gets "304 Not Modified" -- no page
+read from the cache, no bytes sent (``live.js`` asks that way every few seconds)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
 
 from ..models import public_names
 from ..services.server import public_cache
@@ -33,7 +40,17 @@ def kept_page_csrf(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_token": PLACEHOLDER} if getattr(request, FLAG, False) else {}
 
 
-Scopes = Callable[..., tuple[str, ...]]
+@dataclass(frozen=True)
+class Shows:
+    """What a page shows, for its key: the scopes of the results it shows (their generations),
+    and ``facts``, the very values it shows of results that change far more often than they
+    (a player's place and total out of a ranking that every game in the hall changes)."""
+
+    scopes: tuple[str, ...]
+    facts: str = ""
+
+
+Scopes = Callable[..., "tuple[str, ...] | Shows"]
 
 
 def results_of_tournament(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
@@ -54,15 +71,32 @@ def no_results(**kwargs: Any) -> tuple[str, ...]:
     return ()
 
 
-def page_key(request: HttpRequest, scopes: tuple[str, ...]) -> str:
+def page_key(request: HttpRequest, shows: tuple[str, ...] | Shows) -> str:
+    if not isinstance(shows, Shows):
+        shows = Shows(shows)
     raw = "|".join(
         (
-            public_cache.generation(*scopes),
+            public_cache.generation(*shows.scopes),
             translation.get_language() or "",
             request.get_full_path(),
+            shows.facts,
         )
     )
     return "binokel:page:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def etag_of(key: str) -> str:
+    """The ETag of the page kept under ``key`` (weak: each visitor's copy has its own CSRF
+    token)."""
+    return f'W/"{key.removeprefix("binokel:page:")[:32]}"'
+
+
+def _validated(response: HttpResponse, etag: str) -> HttpResponse:
+    """Stored by the browser, but asked for again each time (with its ETag)."""
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
 
 
 def keepable(request: HttpRequest) -> bool:
@@ -91,6 +125,12 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
             if not keepable(request):
                 return view(request, *args, **kwargs)
             key = page_key(request, scopes(**kwargs))  # read before the page is made
+            etag = etag_of(key)
+            asked = parse_etags(request.headers.get("If-None-Match", ""))
+            if etag in asked or etag.removeprefix("W/") in asked:
+                response = HttpResponseNotModified()
+                response["X-Binokel-Page"] = "unchanged"
+                return _validated(response, etag)
             kept = cache.get(key) or public_cache.made_elsewhere(key)
             if kept is None:
                 setattr(request, FLAG, True)
@@ -103,13 +143,14 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                             settings.PUBLIC_CACHE_SECONDS,
                         )
                         response["X-Binokel-Page"] = "made"
+                        _validated(response, etag)
                 finally:
                     cache.delete(key + ":making")
                 return _personal(request, response)
             content, content_type = kept
             response = HttpResponse(content, content_type=content_type)
             response["X-Binokel-Page"] = "kept"
-            return _personal(request, response)
+            return _personal(request, _validated(response, etag))
 
         return wrapped
 

@@ -14,6 +14,7 @@ from binokel_tournament.models import Mode, PersonalLink, Tournament
 from binokel_tournament.services.evening import players
 from binokel_tournament.services.server.backup import backup_bytes, restore
 from binokel_tournament.services.sheets.writer import save_sheet
+from binokel_tournament.views.players import REFRESH_SECONDS
 
 from .sheets import full_three_table
 
@@ -70,7 +71,7 @@ def test_the_personal_page_shows_my_tables_my_games_and_my_place(client, seated,
     save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
     page = personal(client, link).content.decode()
     assert "noch nicht bestätigt" not in page and "Platz " in page
-    assert '<meta http-equiv="refresh" content="20">' in page
+    assert f'<meta http-equiv="refresh" content="{REFRESH_SECONDS}">' in page
 
 
 def test_a_revoked_link_shows_nothing_and_the_person_gets_a_new_one(client, seated, orga):

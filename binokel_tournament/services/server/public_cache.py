@@ -13,11 +13,11 @@ set. It is a helper: when it fails, pages are made fresh (services/server/cache_
 What changes the generation:
 
 - every saved or deleted object of this app that public pages show (model signals), except the
-  score sheets and their games: a draft typed at the desk changes no public page, so a sheet
-  counts when it is or was counted (confirmed, or confirmed at the table) -- the sheet's one
-  writer says so (:func:`sheet_changed`), and only for the pages that show results of its
-  tournament and competition (a confirmation in the Einzel makes the Einzel standings anew,
-  not the Paare standings);
+  score sheets and their games: a sheet counts when it is or was counted (confirmed, or
+  confirmed at the table), or, with the interim ranking ("Zwischenstand zeigen"), whenever a
+  game is stored -- the sheet's one writer says so (:func:`sheet_changed`), and only for the
+  pages that show results of its tournament and competition (a confirmation in the Einzel
+  makes the Einzel standings anew, not the Paare standings);
 - every audited change that is not a sheet's (bulk changes write no model signals, but they
   are audited: a registration batch, a seating, new start numbers);
 - the start of the hall server (a change whose process was killed between its commit and its
@@ -186,16 +186,22 @@ def sheet_changed(
     status_before: str | None,
     status_after: str,
     table_id: int | None = None,
+    interim: bool = False,
 ) -> None:
-    """A score sheet was stored: public pages count it when it is or was not a draft; the
-    players' own pages show it anyway."""
+    """A score sheet was stored: public pages count it when it is or was not a draft, and
+    with the interim ranking ("Zwischenstand zeigen", ``interim``) the evening's pages count
+    its entered games anyway (the cups count only counted sheets); the players' own pages show
+    it anyway."""
     from ...models import SheetStatus
 
     changed(entries_scope(tournament_slug))
     if table_id is not None:
         changed(table_scope(tournament_slug, table_id))
-    if status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT:
-        changed(SHEETS, tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
+    counted = status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT
+    if counted:
+        changed(SHEETS)
+    if counted or interim:
+        changed(tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
 
 
 def audited(action: str) -> None:
