@@ -258,7 +258,9 @@ def competition_figures(competition: Competition) -> CompetitionFigures:
         public_cache.competition_scope(slug, competition.mode),
     )
     key = f"binokel:figures:{competition.pk}:{public_cache.generation(*scopes)}"
-    return public_cache.kept_or_made(key, lambda: _figures(competition), FIGURES_SECONDS)
+    return public_cache.kept_or_previous(
+        key, lambda: _figures(competition), FIGURES_SECONDS, f"figures:{competition.pk}"
+    )
 
 
 def _figures(competition: Competition) -> CompetitionFigures:

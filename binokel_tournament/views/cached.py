@@ -128,9 +128,9 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
             etag = etag_of(key)
             asked = parse_etags(request.headers.get("If-None-Match", ""))
             if etag in asked or etag.removeprefix("W/") in asked:
-                response = HttpResponseNotModified()
-                response["X-Binokel-Page"] = "unchanged"
-                return _validated(response, etag)
+                unchanged = HttpResponseNotModified()
+                unchanged["X-Binokel-Page"] = "unchanged"
+                return _validated(unchanged, etag)
             kept = cache.get(key) or public_cache.made_elsewhere(key)
             if kept is None:
                 setattr(request, FLAG, True)

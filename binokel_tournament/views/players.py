@@ -57,7 +57,7 @@ def _whose(token: str) -> _Whose | None:
             )
         kept = (whose,)
         cache.set(key, kept, LINK_SECONDS)
-    return kept[0]  # type: ignore[no-any-return]
+    return kept[0]
 
 
 def _shows(token: str = "", **kwargs: Any) -> Shows:

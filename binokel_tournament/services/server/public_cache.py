@@ -128,6 +128,34 @@ def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
     return made
 
 
+_previous: dict[str, tuple[str, Any]] = {}  # per slot: the key and value this process had last
+
+
+def kept_or_previous(key: str, make: Callable[[], T], seconds: int, slot: str) -> T:
+    """Like :func:`kept_or_made`, for a value that every change in the hall makes anew (a
+    competition's figures under the interim ranking) and that many requests read: the value
+    is also kept in this process (no cache read while ``key`` stays current), and while another
+    request makes the value of a new ``key``, this one takes what this process had last for
+    ``slot`` (one change older) rather than waiting for it."""
+    held = _previous.get(slot)
+    if held is not None and held[0] == key:
+        return held[1]
+    kept = cache.get(key)
+    if kept is None:
+        if held is None:
+            kept = kept_or_made(key, make, seconds)
+        elif not cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+            return held[1]  # being made elsewhere
+        else:
+            try:
+                kept = make()
+                cache.set(key, kept, seconds)
+            finally:
+                cache.delete(key + ":making")
+    _previous[slot] = (key, kept)
+    return kept
+
+
 _batch = threading.local()  # the keys a batch of changes (``batched``) has collected
 
 
