@@ -13,6 +13,7 @@ from binokel_tournament.models import Mode
 from binokel_tournament.services.evening import players
 from binokel_tournament.services.evening.simulation import simulate_round
 from binokel_tournament.services.evening.standings import compute_standings
+from binokel_tournament.services.server import public_cache
 from binokel_tournament.services.sheets.writer import save_sheet
 
 from .sheets import full_three_table
@@ -106,16 +107,35 @@ def test_a_finished_round_shows_the_confirmed_ranking_and_the_next_round_its_int
     assert f"2 von {planned_games(seated, 2)} Spielen eingetragen" in text.decode()
 
 
-def test_an_entered_game_renews_the_halls_pages(client, seated, orga):
+def test_an_entered_game_renews_the_halls_pages_at_once_or_with_the_next_renewal(
+    client, seated, orga, monkeypatch
+):
+    """After a quiet spell an entered game shows at once; in a flood the pages are renewed at
+    most every INTERIM_SECONDS (a confirmation shows at once)."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr(public_cache, "_now", lambda: clock[0])
     url = reverse("public:standings", args=[seated.slug, Mode.SINGLES])
     table = first_three_table(seated)
-    save_sheet(table, full_three_table(1), orga, expected_version=0)
+    planned = planned_games(seated, 1)
     assert client.get(url)["X-Binokel-Page"] == "made"
+    clock[0] += public_cache.INTERIM_SECONDS
+    save_sheet(table, full_three_table(1), orga, expected_version=0)
+    first = client.get(url)
+    assert first["X-Binokel-Page"] == "made"
+    assert f"1 von {planned} Spielen" in first.content.decode()
     assert client.get(url)["X-Binokel-Page"] == "kept"
-    save_sheet(table, full_three_table(2), orga, expected_version=1)  # a draft, one more game
-    again = client.get(url)
-    assert again["X-Binokel-Page"] == "made"
-    assert f"2 von {planned_games(seated, 1)} Spielen" in again.content.decode()
+    clock[0] += 1
+    save_sheet(table, full_three_table(2), orga, expected_version=1)  # one more game, soon
+    assert client.get(url)["X-Binokel-Page"] == "kept"
+    clock[0] += public_cache.INTERIM_SECONDS - 1
+    due = client.get(url)
+    assert due["X-Binokel-Page"] == "made"
+    assert f"2 von {planned} Spielen" in due.content.decode()
+    clock[0] += 1
+    save_sheet(table, full_three_table(), orga, expected_version=2, confirm=True)
+    confirmed = client.get(url)
+    assert confirmed["X-Binokel-Page"] == "made"
+    assert f"12 von {planned} Spielen" in confirmed.content.decode()
 
 
 def test_the_setting_is_on_the_tournaments_form(desk_client, seated):

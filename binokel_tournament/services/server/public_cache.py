@@ -74,11 +74,40 @@ def _key(scope: str) -> str:
     return f"{GENERATION_KEY}:{scope}" if scope else GENERATION_KEY
 
 
+# The interim ranking: entered games change the evening's results pages (standings, beamer,
+# the players' places) in a flood, a few a second in a full hall. Such a change shows at once
+# after a quiet spell, and otherwise with the next renewal, at most INTERIM_SECONDS later:
+# the pages are made at most that often, not once per game. A confirmation shows at once.
+INTERIM_SECONDS = 15.0
+PENDING = ":pending"  # a change not shown yet (its generation)
+SINCE = ":since"  # when the scope's generation was last renewed
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _held_back(scope: str) -> bool:
+    """Scopes whose entered games are held back (the results of a tournament or competition)."""
+    return scope.startswith(("t:", "c:"))
+
+
 def generation(*scopes: str) -> str:
     """The current generation of pages that show these scopes (and everything else); each
-    part is made on first use."""
+    part is made on first use. A change held back (``changed_soon``) is shown here once its
+    time has come."""
     keys = [_key(scope) for scope in ("", *scopes)]
-    found = cache.get_many(keys)
+    held = [_key(scope) for scope in scopes if _held_back(scope)]
+    found = cache.get_many(keys + [k + PENDING for k in held] + [k + SINCE for k in held])
+    due = {
+        key: found[key + PENDING]
+        for key in held
+        if found.get(key + PENDING) is not None
+        and _now() - float(found.get(key + SINCE) or 0) >= INTERIM_SECONDS
+    }
+    if due:
+        _publish(due)
+        found.update(due)
     parts = []
     for key in keys:
         value = found.get(key)
@@ -173,11 +202,44 @@ def changed(*scopes: str) -> None:
     _renew(keys)
 
 
+def changed_soon(*scopes: str) -> None:
+    """Like :func:`changed` for an entered game under the interim ranking: at once when the
+    scope's pages were last renewed INTERIM_SECONDS ago or longer, otherwise noted and shown
+    by the first ``generation`` after that time (so a flood of games renews them at most that
+    often)."""
+    if getattr(_batch, "keys", None) is not None:
+        changed(*scopes)
+        return
+    keys = [_key(scope) for scope in scopes]
+    since = cache.get_many([key + SINCE for key in keys])
+    now = [key for key in keys if _now() - float(since.get(key + SINCE) or 0) >= INTERIM_SECONDS]
+    later = [key for key in keys if key not in now]
+    if now:
+        _renew(now)
+    if later:
+        cache.set_many({key + PENDING: uuid.uuid4().hex for key in later}, None)
+
+
+def _publish(values: dict[str, str]) -> None:
+    """These generations are the current ones from now on (held-back changes now due)."""
+    stamp = _now()
+    data: dict[str, object] = dict(values)
+    data.update({key + SINCE: stamp for key in values})
+    cache.set_many(data, None)
+    for key in values:
+        cache.delete(key + PENDING)
+
+
 def _renew(keys: Iterable[str]) -> None:
     chosen = sorted(set(keys))
 
     def renew() -> None:
-        cache.set_many({key: uuid.uuid4().hex for key in chosen}, None)
+        values: dict[str, object] = {key: uuid.uuid4().hex for key in chosen}
+        held = [key for key in chosen if _held_back(key.removeprefix(GENERATION_KEY + ":"))]
+        values.update({key + SINCE: _now() for key in held})
+        cache.set_many(values, None)
+        for key in held:
+            cache.delete(key + PENDING)
 
     renew()
     if transaction.get_connection().in_atomic_block:
@@ -226,10 +288,11 @@ def sheet_changed(
     if table_id is not None:
         changed(table_scope(tournament_slug, table_id))
     counted = status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT
+    results = (tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
     if counted:
-        changed(SHEETS)
-    if counted or interim:
-        changed(tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
+        changed(SHEETS, *results)
+    elif interim:
+        changed_soon(*results)
 
 
 def audited(action: str) -> None:
