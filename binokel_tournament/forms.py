@@ -204,6 +204,7 @@ class TournamentForm(forms.ModelForm):
             "public_pages",
             "table_entry",
             "provisional_table_sheets",
+            "show_interim",
             "pace_minutes",
             "break_minutes",
         ]

@@ -235,6 +235,16 @@ class Tournament(models.Model):
             "(als vorläufig markiert), nicht erst nach der Bestätigung am Turniertisch."
         ),
     )
+    show_interim = models.BooleanField(
+        _("Zwischenstand zeigen"),
+        default=True,
+        help_text=_(
+            "Während eines Durchgangs zeigen Rangliste, Beamer und die Seiten der Spieler den "
+            "Stand aus den schon eingetragenen Spielen (als vorläufig markiert, mit der Zahl "
+            "der Spiele); ist der Durchgang fertig, den bestätigten Stand. Aus: nur "
+            "bestätigte Durchgänge zählen."
+        ),
+    )
     # the pace forecast (charity.pace): the plan until the tables' games tell the real pace
     pace_minutes = models.DecimalField(
         _("Geplante Minuten je Spiel"),

@@ -50,11 +50,12 @@ def tournament_page(t: Tournament) -> Context:
 
 
 def standings_page(competition: Competition, after: int | None = None) -> Context:
-    """A competition's standings (after round ``after``, or as they stand)."""
+    """A competition's standings (after round ``after``, or as the hall sees them: the
+    interim ranking while a round is in play, see ``standings.ranking_scope``)."""
     return {
         "tournament": competition.tournament,
         "competition": competition,
-        "standings": compute_standings(competition, after),
+        "standings": compute_standings(competition, after, hall=True),
     }
 
 
@@ -146,6 +147,8 @@ class PersonalPage:
     place: str  # "" while unplaced
     provisional: bool  # the standings count sheets not yet confirmed by the desk
     donation_cents: int | None  # None: the evening collects no donation
+    counted: bool = True  # some result counts (before, the page shows no place)
+    note: str = ""  # the interim ranking: "84 von 144 Spielen"
     over: bool = False  # the evening is over: the certificate is there
     seasons: list[MySeason] = field(default_factory=list)  # the cups this evening counts in
 
@@ -179,9 +182,9 @@ def personal_page(link: PersonalLink) -> PersonalPage:
         games[number].append(points)
         statuses[number] = status
     numbers = sorted(set(where) | set(games) | set(range(1, tournament.rounds + 1)))
+    field_ = competition_figures(entrant.competition)
     # the round shown first: the one in play, else the next one, else the last
-    shown = round_states(tournament).current
-    current = shown.number if shown is not None else min(numbers, default=1)
+    current = field_.current if field_.current is not None else min(numbers, default=1)
     moves = latest_moves(entrant.competition)
     rounds = []
     for n in numbers:
@@ -199,17 +202,18 @@ def personal_page(link: PersonalLink) -> PersonalPage:
             )
         )
     rounds.sort(key=lambda r: (r.number != current, r.number))
-    field_ = competition_figures(entrant.competition)
     total, place, placed, donation = field_.of.get(entrant.pk, (0, "", False, 0))
     return PersonalPage(
         link=link,
         entrant=entrant,
         rounds=rounds,
         total=total,
-        place=place,
+        place=place if field_.counted else "",
         provisional=field_.provisional,
+        counted=field_.counted,
+        note=field_.note,
         donation_cents=donation if field_.money else None,
-        over=placed and players.evening_over(tournament),
+        over=placed and field_.over,
         seasons=my_seasons(entrant),
     )
 
@@ -223,6 +227,23 @@ class CompetitionFigures:
     of: dict[int, tuple[int, str, bool, int]]
     provisional: bool
     money: bool
+    counted: bool = True  # some result counts (the hall's ranking, see standings.ranking_scope)
+    note: str = ""  # the interim ranking's "84 von 144 Spielen"
+    over: bool = False  # the evening is over (every round played, every sheet confirmed)
+    current: int | None = None  # the round a page shows first (rounds.state.Rounds.current)
+
+    def facts(self, entrant_id: int) -> tuple[object, ...]:
+        """What a player's page shows of these figures (its cache key holds them: a change
+        elsewhere in the hall that leaves them as they are leaves the page as it is)."""
+        return (
+            self.of.get(entrant_id),
+            self.provisional,
+            self.money,
+            self.counted,
+            self.note,
+            self.over,
+            self.current,
+        )
 
 
 FIGURES_SECONDS = 600
@@ -237,14 +258,18 @@ def competition_figures(competition: Competition) -> CompetitionFigures:
         public_cache.competition_scope(slug, competition.mode),
     )
     key = f"binokel:figures:{competition.pk}:{public_cache.generation(*scopes)}"
-    return public_cache.kept_or_made(key, lambda: _figures(competition), FIGURES_SECONDS)
+    return public_cache.kept_or_previous(
+        key, lambda: _figures(competition), FIGURES_SECONDS, f"figures:{competition.pk}"
+    )
 
 
 def _figures(competition: Competition) -> CompetitionFigures:
     tournament = competition.tournament
-    standings = compute_standings(competition)
+    standings = compute_standings(competition, hall=True)
+    state = standings.state
     money = charity.has_money(tournament)
     donations = charity.donations_by_entrant(tournament, competition.mode) if money else {}
+    shown = round_states(tournament).current
     return CompetitionFigures(
         {
             row.entrant.pk: (
@@ -255,6 +280,10 @@ def _figures(competition: Competition) -> CompetitionFigures:
             )
             for row in standings.rows
         },
-        standings.from_tables or (standings.state is not None and standings.state.provisional),
+        standings.from_tables or (state is not None and state.provisional),
         money,
+        counted=state is not None and state.counts_anything,
+        note=state.games_note if state is not None else "",
+        over=players.evening_over(tournament),
+        current=shown.number if shown is not None else None,
     )

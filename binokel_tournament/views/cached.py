@@ -3,22 +3,29 @@ and language, and served to every phone that asks until the next change.
 
 A kept page must not carry one visitor's things to another: it is kept only for visitors
 without a login and without a message waiting for them, and the CSRF token of its language
-switch is a placeholder in the kept copy, replaced by each visitor's own token when served."""
+switch is a placeholder in the kept copy, replaced by each visitor's own token when served.
+
+Each kept page carries its key as a (weak) ETag: a phone that asks again with it
+(``If-None-Match``) while nothing the page shows has changed gets "304 Not Modified" -- no page
+read from the cache, no bytes sent (``live.js`` asks that way every few seconds)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
 
 from ..models import public_names
 from ..services.evening import pace
@@ -38,7 +45,17 @@ def kept_page_csrf(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_token": PLACEHOLDER} if getattr(request, FLAG, False) else {}
 
 
-Scopes = Callable[..., tuple[str, ...]]
+@dataclass(frozen=True)
+class Shows:
+    """What a page shows, for its key: the scopes of the results it shows (their generations),
+    and ``facts``, the very values it shows of results that change far more often than they
+    (a player's place and total out of a ranking that every game in the hall changes)."""
+
+    scopes: tuple[str, ...]
+    facts: str = ""
+
+
+Scopes = Callable[..., "tuple[str, ...] | Shows"]
 
 
 def results_of_tournament(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
@@ -59,15 +76,32 @@ def no_results(**kwargs: Any) -> tuple[str, ...]:
     return ()
 
 
-def page_key(request: HttpRequest, scopes: tuple[str, ...]) -> str:
+def page_key(request: HttpRequest, shows: tuple[str, ...] | Shows) -> str:
+    if not isinstance(shows, Shows):
+        shows = Shows(shows)
     raw = "|".join(
         (
-            public_cache.generation(*scopes),
+            public_cache.generation(*shows.scopes),
             translation.get_language() or "",
             request.get_full_path(),
+            shows.facts,
         )
     )
     return "binokel:page:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def etag_of(key: str, forecast: str = "") -> str:
+    """The ETag of the page kept under ``key`` (weak: each visitor's copy has its own CSRF
+    token) with the forecast it shows, which is put in when the page is served."""
+    return f'W/"{key.removeprefix("binokel:page:")[:32]}{forecast}"'
+
+
+def _validated(response: HttpResponse, etag: str) -> HttpResponse:
+    """Stored by the browser, but asked for again each time (with its ETag)."""
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
 
 
 def keepable(request: HttpRequest) -> bool:
@@ -96,6 +130,13 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
             if not keepable(request):
                 return view(request, *args, **kwargs)
             key = page_key(request, scopes(**kwargs))  # read before the page is made
+            # a page with the forecast answers 304 only while its forecast is the same too
+            etag = etag_of(key, _forecast_tag(cache.get(key + PACE_OF)))
+            asked = parse_etags(request.headers.get("If-None-Match", ""))
+            if etag in asked or etag.removeprefix("W/") in asked:
+                unchanged = HttpResponseNotModified()
+                unchanged["X-Binokel-Page"] = "unchanged"
+                return _validated(unchanged, etag)
             kept = cache.get(key) or public_cache.made_elsewhere(key)
             if kept is None:
                 setattr(request, FLAG, True)
@@ -108,17 +149,42 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                             settings.PUBLIC_CACHE_SECONDS,
                         )
                         response["X-Binokel-Page"] = "made"
+                        slug = _pace_slug(response.content)
+                        if slug is not None:
+                            cache.set(key + PACE_OF, slug, settings.PUBLIC_CACHE_SECONDS)
+                        _validated(response, etag_of(key, _forecast_tag(slug)))
                 finally:
                     cache.delete(key + ":making")
                 return _personal(request, response)
             content, content_type = kept
+            slug = _pace_slug(content)
+            if slug is not None and cache.get(key + PACE_OF) is None:  # kept apart, lost
+                cache.set(key + PACE_OF, slug, settings.PUBLIC_CACHE_SECONDS)
             response = HttpResponse(_with_forecast(content), content_type=content_type)
             response["X-Binokel-Page"] = "kept"
-            return _personal(request, response)
+            return _personal(request, _validated(response, etag_of(key, _forecast_tag(slug))))
 
         return wrapped
 
     return decorate
+
+
+PACE_OF = ":pace"  # beside a kept page: the tournament whose forecast it shows
+
+
+def _pace_slug(content: bytes) -> str | None:
+    found = PACE_PART.search(content)
+    return found.group(1).decode() if found else None
+
+
+def _forecast_tag(slug: str | None) -> str:
+    """A short fingerprint of the forecast a page of ``slug`` shows now ("" for none)."""
+    if not slug:
+        return ""
+    line = pace.pace_line(pace.kept_forecast(slug))
+    if line is None:
+        return ""
+    return "-" + hashlib.sha256(f"{line.text}|{line.basis}".encode()).hexdigest()[:10]
 
 
 def _with_forecast(content: bytes) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,31 +11,73 @@ from django.utils.http import content_disposition_header
 
 from ..exports import ExportError, ExportOptions
 from ..exports.pdf import CertificatesExporter
-from ..models import PersonalLink
-from ..pages import personal_page
+from ..models import Competition, PersonalLink, Tournament
+from ..pages import competition_figures, personal_page
 from ..services.evening import pace, players
-from ..services.server.public_cache import table_scope, tournament_scope
-from .cached import public_page
+from ..services.server import public_cache
+from ..services.server.cache_guard import cache
+from .cached import Shows, public_page
 
-REFRESH_SECONDS = 20  # the page asks again at most this often (cached between changes)
+# the page asks again this often: a game stored at my table shows within 10 s (a poll that
+# finds nothing new is answered "304 Not Modified", see views/cached.py)
+REFRESH_SECONDS = 8
+LINK_SECONDS = 600
 
 
-def _scopes(token: str = "", **kwargs: Any) -> tuple[str, ...]:
-    """The tournament's results, and what my tables entered (a game entered at another table
-    leaves my page as it is)."""
-    rows = list(
-        PersonalLink.objects.filter(token=token).values_list(
-            "entrant__tournament__slug", "entrant__seats__table_id"
+@dataclass(frozen=True)
+class _Whose:
+    """Whose page a token opens (kept per generation of everything but results: a seating,
+    a revoked link or a changed setting makes it anew)."""
+
+    tournament: Tournament
+    competition: Competition
+    entrant_id: int
+    tables: tuple[int, ...]
+    cups: bool  # the evening counts in a cup (the page shows the season)
+
+
+def _whose(token: str) -> _Whose | None:
+    key = f"binokel:personal:{token}:{public_cache.generation()}"
+    kept = cache.get(key)
+    if kept is None:
+        link = (
+            PersonalLink.objects.filter(token=token)
+            .select_related("entrant__competition__tournament")
+            .first()
         )
-    )
-    if not rows:
-        return ()
-    slug = rows[0][0]
-    tables = sorted({table for _slug, table in rows if table is not None})
-    return (tournament_scope(slug), *(table_scope(slug, table) for table in tables))
+        whose = None
+        if link is not None:
+            entrant = link.entrant
+            whose = _Whose(
+                entrant.competition.tournament,
+                entrant.competition,
+                entrant.pk,
+                tuple(sorted(set(entrant.seats.values_list("table_id", flat=True)))),
+                entrant.competition.tournament.series.exists(),
+            )
+        kept = (whose,)
+        cache.set(key, kept, LINK_SECONDS)
+    return kept[0]
 
 
-@public_page(_scopes)
+def _shows(token: str = "", **kwargs: Any) -> Shows:
+    """What my tables entered (a game entered at another table leaves my page as it is), my
+    place, total and donation out of my competition's figures (not the whole ranking: a
+    game elsewhere that leaves them as they are leaves my page as it is), the forecast, and
+    with a cup every counted sheet (the season)."""
+    whose = _whose(token)
+    if whose is None:
+        return Shows(())
+    slug = whose.tournament.slug
+    scopes = tuple(public_cache.table_scope(slug, table) for table in whose.tables)
+    if whose.cups:
+        scopes += (public_cache.SHEETS,)
+    figures = competition_figures(whose.competition)
+    forecast = pace.pace_line(pace.evening_forecast(whose.tournament))
+    return Shows(scopes, repr((figures.facts(whose.entrant_id), forecast)))
+
+
+@public_page(_shows)
 def personal(request: HttpRequest, token: str) -> HttpResponse:
     link = players.open_link(token)
     if link is None or not link.entrant.tournament.public_pages:

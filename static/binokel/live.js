@@ -2,8 +2,8 @@
 // beamer) ask the server for themselves again every few seconds and put the parts that changed
 // in place: no reload, so the scroll position, the focus and a reader's place stay where they
 // are (a meta refresh moves them all); nothing is fetched while the screen is hidden, and a
-// screen that wakes up asks at once. The server keeps these pages in its cache, so a poll that
-// finds nothing new costs it a cache read.
+// screen that wakes up asks at once. The server keeps these pages in its cache and answers a
+// poll that finds nothing new with "304 Not Modified" (the browser asks with its ETag).
 //
 // The page marks its root with data-live-seconds="N" and each part that may change with
 // data-live-part and an id; after a change the page gets the event "binokel:live".
@@ -47,7 +47,9 @@
   function update() {
     if (busy || document.hidden) { schedule(); return; }
     busy = true;
-    window.fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+    // "no-cache": the browser asks with the ETag of what it holds, and a page that has not
+    // changed comes back "304 Not Modified" (nothing made, nothing sent)
+    window.fetch(window.location.href, { credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.text();

@@ -323,3 +323,26 @@ def test_the_same_name_with_another_club_is_not_linked_by_name(season):
     summary = cup.link_all(t, None, create_new=True)
     assert "Anna Bauer" in summary.ambiguous
     assert Entrant.objects.get(tournament=t, name="Anna Bauer").player is None
+
+
+def test_the_players_pages_rank_the_cup_once_per_change_not_once_per_page(
+    client, season, monkeypatch
+):
+    """Every player's page of a cup evening shows the season: the cup's evenings are ranked
+    once and shared by all pages until a counted sheet (or anything else) changes."""
+    series, here, _files = season
+    ranked = []
+
+    def counting(competition, *args, **kwargs):
+        ranked.append(competition.tournament_id)
+        return compute_standings(competition, *args, **kwargs)
+
+    monkeypatch.setattr(cup, "compute_standings", counting)
+    links = personal.ensure_links(here)
+    for link in links:
+        page = client.get(reverse("public:personal", args=[link.token])).content.decode()
+        assert "Meine Saison: Neckar-Cup" in page or link.entrant.player_id is None
+    assert ranked == [here.pk]  # one evening in the cup, ranked once for every page
+    here.save()  # a change the public pages show: the season is worked out anew
+    client.get(reverse("public:personal", args=[links[0].token]))
+    assert ranked == [here.pk, here.pk]

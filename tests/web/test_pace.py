@@ -122,6 +122,7 @@ def test_beamer_board_and_my_page_show_the_same_forecast_after_games_entered(
     follows the games the tables enter (drafts, not confirmed) and the time: once the kept
     forecast is renewed (at most 20 s), every page shows the new one, kept pages too."""
     seated.public_pages = True
+    seated.show_interim = False  # the pages keep the confirmed ranking: only the forecast moves
     seated.save()
     first = seated.round_set.get(number=1)
     start_round(first, orga)
@@ -151,3 +152,29 @@ def test_beamer_board_and_my_page_show_the_same_forecast_after_games_entered(
     assert "aus 3 Spielen" in shown["board"]
     # ... and the same forecast stays while it is younger than 20 s: made once, shown to all
     assert _forecast_in(client.get(beamer).content.decode()) == shown["board"]
+
+
+def test_a_phone_asking_with_its_etag_gets_the_new_forecast_not_a_304(
+    client, seated, orga, monkeypatch
+):
+    """A kept page answers 304 to a phone that has it, but only while what it shows is the
+    same: the forecast, put in when the page is served, is part of its ETag."""
+    seated.public_pages = True
+    seated.show_interim = False  # the pages keep the confirmed ranking: only the forecast moves
+    seated.save()
+    first = seated.round_set.get(number=1)
+    start_round(first, orga)
+    Round.objects.filter(pk=first.pk).update(started_at=timezone.now() - timedelta(minutes=40))
+    beamer = reverse("public:beamer", args=[seated.slug, "singles"])
+    had = client.get(beamer)
+    etag = had["ETag"]
+    assert client.get(beamer, HTTP_IF_NONE_MATCH=etag).status_code == 304  # nothing new
+    phone_table = three_table(seated)
+    for number in (1, 2, 3):  # entered on the table's phone, not confirmed
+        assert post(client, phone_table, "game", game_body(number)).status_code == 200
+    later = timezone.now() + timedelta(seconds=pace.KEEP_SECONDS + 1)
+    monkeypatch.setattr(pace, "_now", lambda: later)
+    again = client.get(beamer, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200 and again["ETag"] != etag
+    assert "aus 3 Spielen" in _forecast_in(again.content.decode())
+    assert client.get(beamer, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304

@@ -14,8 +14,9 @@ from binokel_tournament.models import Mode, PersonalLink, Tournament
 from binokel_tournament.services.evening import players
 from binokel_tournament.services.server.backup import backup_bytes, restore
 from binokel_tournament.services.sheets.writer import save_sheet
+from binokel_tournament.views.players import REFRESH_SECONDS
 
-from .sheets import full_three_table
+from .sheets import full_pair_table, full_three_table
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,7 @@ def test_the_personal_page_shows_my_tables_my_games_and_my_place(client, seated,
     save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
     page = personal(client, link).content.decode()
     assert "noch nicht bestätigt" not in page and "Platz " in page
-    assert '<meta http-equiv="refresh" content="20">' in page
+    assert f'<meta http-equiv="refresh" content="{REFRESH_SECONDS}">' in page
 
 
 def test_a_revoked_link_shows_nothing_and_the_person_gets_a_new_one(client, seated, orga):
@@ -181,3 +182,58 @@ def test_before_the_end_there_is_no_certificate(client, seated):
     link = players.ensure_links(seated)[0]
     assert 'id="certificate"' not in personal(client, link).content.decode()
     assert client.get(reverse("public:certificate", args=[link.token])).status_code == 404
+
+
+def my_three_table(seated):
+    """A singles player at a three-table of round 1, and that table."""
+    singles = seated.competitions.get(mode=Mode.SINGLES)
+    table = (
+        seated.round_set.get(number=1)
+        .tables.filter(kind="three", competition=singles)
+        .order_by("number")[0]
+    )
+    me = table.seats.order_by("position")[0].entrant
+    return next(x for x in players.links_of(me) if not x.partner), table
+
+
+def test_before_anything_counts_my_page_says_so_instead_of_a_place(client, seated, orga):
+    seated.show_interim = False  # only confirmed sheets count
+    seated.save()
+    link, table = my_three_table(seated)
+    save_sheet(table, full_three_table(1), orga, expected_version=0)  # my first game, a draft
+    page = personal(client, link).content.decode()
+    assert "Summe: <strong>210</strong>" in page and "noch nicht bestätigt" in page
+    assert "Noch keine Wertung" in page
+    assert "Platz 1. =" not in page and "0 Punkte" not in page
+    # once the sheet counts, the place follows the total the page shows
+    save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
+    page = personal(client, link).content.decode()
+    assert "Noch keine Wertung" not in page
+    assert "Platz 1. · 2.520 Punkte" in page and "Summe: <strong>2.520</strong>" in page
+
+
+def test_my_page_answers_304_until_what_it_shows_changes(client, seated, orga):
+    link, table = my_three_table(seated)
+    pairs = seated.competitions.get(mode=Mode.PAIRS)
+    pair_table = seated.round_set.get(number=1).tables.filter(competition=pairs)[0]
+    other = (
+        seated.round_set.get(number=1)
+        .tables.filter(kind="three", competition=table.competition)
+        .exclude(pk=table.pk)[0]
+    )
+    save_sheet(other, full_three_table(1), orga, expected_version=0)  # the round starts
+    first = personal(client, link)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag and first["Cache-Control"] == "no-cache"
+    url = reverse("public:personal", args=[link.token])
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again["X-Binokel-Page"] == "unchanged"
+    assert again.content == b""
+    # a game in the Paare changes the hall's Paare ranking, not my page
+    save_sheet(pair_table, full_pair_table(2), orga, expected_version=0)
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    # a game at my table does
+    save_sheet(table, full_three_table(1), orga, expected_version=0)
+    mine = client.get(url, headers={"If-None-Match": etag})
+    assert mine.status_code == 200 and mine["ETag"] != etag
+    assert "Meine Spiele" in mine.content.decode()

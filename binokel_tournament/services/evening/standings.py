@@ -6,6 +6,7 @@ key, a label and a direction, ordered by the rule set's ``tie_breaks``."""
 from __future__ import annotations
 
 from abc import ABC
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
@@ -19,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import ranking
 
-from ...models import Competition, Entrant, PartyResult, SheetStatus, Tournament
-from ..rounds.state import RoundState, round_states
+from ...models import Competition, Entrant, Game, PartyResult, SheetStatus, Table, Tournament
+from ..rounds.state import Rounds, RoundState, round_states
 
 
 @dataclass
@@ -135,7 +136,10 @@ class RankingScope:
     the round asked for, or the last round with a counted sheet (``None``: nothing counted
     yet); ``tables``/``confirmed``: the competition's tables up to it and how many of them the
     desk has confirmed; ``seated``: the rounds that have tables; ``played``: the rounds with
-    counted results (a round without any shows no points, not zeros)."""
+    counted results (a round without any shows no points, not zeros). ``interim``: the
+    hall's interim ranking ("Zwischenstand zeigen") of the round in play, which counts every
+    stored game, confirmed or not; ``games``/``games_planned``: how many games of that round
+    are in, of how many."""
 
     after: int | None
     rounds: int
@@ -143,6 +147,9 @@ class RankingScope:
     confirmed: int = 0
     seated: frozenset[int] = frozenset()
     played: frozenset[int] = frozenset()
+    interim: bool = False
+    games: int = 0
+    games_planned: int = 0
 
     @property
     def complete(self) -> bool:
@@ -156,7 +163,12 @@ class RankingScope:
 
     @property
     def provisional(self) -> bool:
-        return self.after is not None and not self.complete
+        return self.after is not None and (self.interim or not self.complete)
+
+    @property
+    def counts_anything(self) -> bool:
+        """Some result counts: places mean something (before, everyone would be "1. =")."""
+        return self.after is not None
 
     @property
     def final(self) -> bool:
@@ -167,6 +179,8 @@ class RankingScope:
         """ "Vorläufiger Stand nach dem 2. Durchgang", "Endstand nach 3 Durchgängen" …"""
         if self.after is None:
             return gettext("Noch keine bestätigten Ergebnisse")
+        if self.interim:
+            return gettext("Zwischenstand im %(n)s. Durchgang (vorläufig)") % {"n": self.after}
         if self.provisional:
             return gettext("Vorläufiger Stand nach dem %(n)s. Durchgang") % {"n": self.after}
         if not self.final:
@@ -177,13 +191,27 @@ class RankingScope:
 
     @property
     def note(self) -> str:
-        """How many sheets are confirmed, while the standings are provisional."""
+        """How many games of the round are in (the interim ranking), or how many sheets are
+        confirmed, while the standings are provisional."""
+        if self.interim:
+            return self.games_note
         if not self.provisional:
             return ""
         return gettext("%(confirmed)s von %(tables)s Spielzetteln bestätigt") % {
             "confirmed": self.confirmed,
             "tables": self.tables,
         }
+
+    @property
+    def games_note(self) -> str:
+        """ "84 von 144 Spielen" (the interim ranking's round)."""
+        if not self.interim:
+            return ""
+        return ngettext(
+            "%(games)s von %(planned)s Spiel",
+            "%(games)s von %(planned)s Spielen",
+            self.games_planned,
+        ) % {"games": self.games, "planned": self.games_planned}
 
 
 @dataclass
@@ -205,12 +233,23 @@ def counted_statuses(tournament: Tournament) -> tuple[str, ...]:
     return (SheetStatus.CONFIRMED,)
 
 
-def ranking_scope(competition: Competition, after_round: int | None = None) -> RankingScope:
+def ranking_scope(
+    competition: Competition, after_round: int | None = None, hall: bool = False
+) -> RankingScope:
     """The competition's ``RankingScope`` after ``after_round`` (default: the last round with a
-    counted sheet), from its rounds' states (``rounds.state.round_states``)."""
+    counted sheet), from its rounds' states (``rounds.state.round_states``). ``hall``: what
+    the hall sees (public standings, beamer, the players' pages): with "Zwischenstand zeigen"
+    and no round asked for, while a round is in play and games of it are stored, the interim
+    ranking of that round (every stored game counts); once the round is finished, the
+    confirmed ranking again. This is the one place that decides what counts."""
     tournament = competition.tournament
     provisional = SheetStatus.TABLE in counted_statuses(tournament)
-    rounds = [r for r in round_states(tournament, competition) if r.tables]
+    evening = round_states(tournament, competition)
+    if hall and after_round is None and tournament.show_interim:
+        interim = _interim_scope(competition, evening)
+        if interim is not None:
+            return interim
+    rounds = [r for r in evening if r.tables]
 
     def counted(r: RoundState) -> int:
         return r.confirmed + (r.table_confirmed if provisional else 0)
@@ -232,22 +271,50 @@ def ranking_scope(competition: Competition, after_round: int | None = None) -> R
     )
 
 
-def compute_standings(competition: Competition, after_round: int | None = None) -> Standings:
+def _interim_scope(competition: Competition, evening: Rounds) -> RankingScope | None:
+    """The interim ranking's scope while a round of the competition is in play and some of its
+    games are stored (None otherwise: nothing entered yet, or no round in play)."""
+    playing = evening.in_play
+    if playing is None or not playing.tables:
+        return None
+    tables = Table.objects.filter(round=playing.round, competition=competition)
+    games = Game.objects.filter(sheet__table__in=tables).count()
+    if not games:
+        return None
+    rules = competition.tournament.rules()
+    kinds = Counter(tables.values_list("kind", flat=True))
+    planned = sum(rules.games_for(kind) * count for kind, count in kinds.items())
+    upto = [r for r in evening if r.tables and r.number <= playing.number]
+    return RankingScope(
+        after=playing.number,
+        rounds=competition.tournament.rounds,
+        tables=sum(r.tables for r in upto),
+        confirmed=sum(r.confirmed for r in upto),
+        seated=frozenset(r.number for r in upto),
+        played=frozenset(r.number for r in upto if r.confirmed or r.unconfirmed),
+        interim=True,
+        games=games,
+        games_planned=max(planned, games),
+    )
+
+
+def compute_standings(
+    competition: Competition, after_round: int | None = None, hall: bool = False
+) -> Standings:
     """The ranking after ``after_round`` (default: the last round with counted results; all
-    rounds, with no points, before any), with its ``RankingScope``."""
+    rounds, with no points, before any), with its ``RankingScope``; ``hall``: as the hall sees
+    it (the interim ranking while a round is in play, see ``ranking_scope``)."""
     tournament = competition.tournament
     rules = tournament.rules()
-    state = ranking_scope(competition, after_round)
+    state = ranking_scope(competition, after_round, hall)
     last = state.after or tournament.rounds
     metrics = tie_break_metrics(rules.tie_breaks)
     aggregates = {f"metric_{m.key}": m.aggregate for m in metrics if m.aggregate is not None}
+    counted = PartyResult.objects.filter(entrant__competition=competition, round_number__lte=last)
+    if not state.interim:
+        counted = counted.filter(game__sheet__status__in=counted_statuses(tournament))
     results = list(
-        PartyResult.objects.filter(
-            entrant__competition=competition,
-            game__sheet__status__in=counted_statuses(tournament),
-            round_number__lte=last,
-        )
-        .values("entrant_id", "round_number")
+        counted.values("entrant_id", "round_number")
         .annotate(
             points=Sum("points"),
             games=Count("id", filter=Q(sits_out=False)),

@@ -8,6 +8,7 @@ entrant needs REGISTER in its tournament."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -33,6 +34,7 @@ from ..audit import log_action
 from ..errors import DeskError
 from ..evening.standings import compute_standings
 from ..names import fold, folded_name
+from ..server import public_cache
 
 PlayerKey = int | tuple[int, int]
 SUGGESTIONS = 5  # players offered while a name is typed
@@ -634,6 +636,28 @@ class MySeason:
     shared: bool
 
 
+SEASON_SECONDS = 600
+
+
+Season = tuple[
+    list[Tournament], list[list[EveningResult]], dict[int, int], dict[Hashable, SeriesRow]
+]
+
+
+def _season(series: Series) -> Season:
+    """A cup's evenings, results, register roots and ranking rows by player: worked out once
+    per change of the counted sheets (or of anything else) and shared by every player's page
+    that shows the season (each would otherwise rank every evening of the cup anew)."""
+
+    def make() -> Season:
+        tournaments, evenings, _u, _d, _n = _evenings(series)
+        rows = {r.player: r for r in series_ranking(evenings, series_rule(series))}
+        return tournaments, evenings, roots(series.verein), rows
+
+    key = f"binokel:season:{series.pk}:{public_cache.generation(public_cache.SHEETS)}"
+    return public_cache.kept_or_previous(key, make, SEASON_SECONDS, f"season:{series.pk}")
+
+
 def my_seasons(entrant: Entrant) -> list[MySeason]:
     """The cups of an entrant's evening that they play in: each evening's place and value,
     what counts (best n of m), the total and the place so far."""
@@ -643,9 +667,8 @@ def my_seasons(entrant: Entrant) -> list[MySeason]:
     today = timezone.localdate()
     out = []
     for series in entrant.tournament.series.filter(mode=entrant.competition.mode):
-        tournaments, evenings, _u, _d, _n = _evenings(series)
-        key = evening_key(entrant, pairs, roots(series.verein))
-        rows = {r.player: r for r in series_ranking(evenings, series_rule(series))}
+        tournaments, evenings, person, rows = _season(series)
+        key = evening_key(entrant, pairs, person)
         row = rows.get(key)
         if row is None:
             continue

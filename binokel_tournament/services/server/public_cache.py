@@ -13,11 +13,11 @@ set. It is a helper: when it fails, pages are made fresh (services/server/cache_
 What changes the generation:
 
 - every saved or deleted object of this app that public pages show (model signals), except the
-  score sheets and their games: a draft typed at the desk changes no public page, so a sheet
-  counts when it is or was counted (confirmed, or confirmed at the table) -- the sheet's one
-  writer says so (:func:`sheet_changed`), and only for the pages that show results of its
-  tournament and competition (a confirmation in the Einzel makes the Einzel standings anew,
-  not the Paare standings);
+  score sheets and their games: a sheet counts when it is or was counted (confirmed, or
+  confirmed at the table), or, with the interim ranking ("Zwischenstand zeigen"), whenever a
+  game is stored -- the sheet's one writer says so (:func:`sheet_changed`), and only for the
+  pages that show results of its tournament and competition (a confirmation in the Einzel
+  makes the Einzel standings anew, not the Paare standings);
 - every audited change that is not a sheet's (bulk changes write no model signals, but they
   are audited: a registration batch, a seating, new start numbers);
 - the start of the hall server (a change whose process was killed between its commit and its
@@ -74,11 +74,40 @@ def _key(scope: str) -> str:
     return f"{GENERATION_KEY}:{scope}" if scope else GENERATION_KEY
 
 
+# The interim ranking: entered games change the evening's results pages (standings, beamer,
+# the players' places) in a flood, a few a second in a full hall. Such a change shows at once
+# after a quiet spell, and otherwise with the next renewal, at most INTERIM_SECONDS later:
+# the pages are made at most that often, not once per game. A confirmation shows at once.
+INTERIM_SECONDS = 15.0
+PENDING = ":pending"  # a change not shown yet (its generation)
+SINCE = ":since"  # when the scope's generation was last renewed
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _held_back(scope: str) -> bool:
+    """Scopes whose entered games are held back (the results of a tournament or competition)."""
+    return scope.startswith(("t:", "c:"))
+
+
 def generation(*scopes: str) -> str:
     """The current generation of pages that show these scopes (and everything else); each
-    part is made on first use."""
+    part is made on first use. A change held back (``changed_soon``) is shown here once its
+    time has come."""
     keys = [_key(scope) for scope in ("", *scopes)]
-    found = cache.get_many(keys)
+    held = [_key(scope) for scope in scopes if _held_back(scope)]
+    found = cache.get_many(keys + [k + PENDING for k in held] + [k + SINCE for k in held])
+    due = {
+        key: found[key + PENDING]
+        for key in held
+        if found.get(key + PENDING) is not None
+        and _now() - float(found.get(key + SINCE) or 0) >= INTERIM_SECONDS
+    }
+    if due:
+        _publish(due)
+        found.update(due)
     parts = []
     for key in keys:
         value = found.get(key)
@@ -128,6 +157,34 @@ def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
     return made
 
 
+_previous: dict[str, tuple[str, Any]] = {}  # per slot: the key and value this process had last
+
+
+def kept_or_previous(key: str, make: Callable[[], T], seconds: int, slot: str) -> T:
+    """Like :func:`kept_or_made`, for a value that every change in the hall makes anew (a
+    competition's figures under the interim ranking) and that many requests read: the value
+    is also kept in this process (no cache read while ``key`` stays current), and while another
+    request makes the value of a new ``key``, this one takes what this process had last for
+    ``slot`` (one change older) rather than waiting for it."""
+    held = _previous.get(slot)
+    if held is not None and held[0] == key:
+        return held[1]
+    kept = cache.get(key)
+    if kept is None:
+        if held is None:
+            kept = kept_or_made(key, make, seconds)
+        elif not cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+            return held[1]  # being made elsewhere
+        else:
+            try:
+                kept = make()
+                cache.set(key, kept, seconds)
+            finally:
+                cache.delete(key + ":making")
+    _previous[slot] = (key, kept)
+    return kept
+
+
 _batch = threading.local()  # the keys a batch of changes (``batched``) has collected
 
 
@@ -145,11 +202,44 @@ def changed(*scopes: str) -> None:
     _renew(keys)
 
 
+def changed_soon(*scopes: str) -> None:
+    """Like :func:`changed` for an entered game under the interim ranking: at once when the
+    scope's pages were last renewed INTERIM_SECONDS ago or longer, otherwise noted and shown
+    by the first ``generation`` after that time (so a flood of games renews them at most that
+    often)."""
+    if getattr(_batch, "keys", None) is not None:
+        changed(*scopes)
+        return
+    keys = [_key(scope) for scope in scopes]
+    since = cache.get_many([key + SINCE for key in keys])
+    now = [key for key in keys if _now() - float(since.get(key + SINCE) or 0) >= INTERIM_SECONDS]
+    later = [key for key in keys if key not in now]
+    if now:
+        _renew(now)
+    if later:
+        cache.set_many({key + PENDING: uuid.uuid4().hex for key in later}, None)
+
+
+def _publish(values: dict[str, str]) -> None:
+    """These generations are the current ones from now on (held-back changes now due)."""
+    stamp = _now()
+    data: dict[str, object] = dict(values)
+    data.update({key + SINCE: stamp for key in values})
+    cache.set_many(data, None)
+    for key in values:
+        cache.delete(key + PENDING)
+
+
 def _renew(keys: Iterable[str]) -> None:
     chosen = sorted(set(keys))
 
     def renew() -> None:
-        cache.set_many({key: uuid.uuid4().hex for key in chosen}, None)
+        values: dict[str, object] = {key: uuid.uuid4().hex for key in chosen}
+        held = [key for key in chosen if _held_back(key.removeprefix(GENERATION_KEY + ":"))]
+        values.update({key + SINCE: _now() for key in held})
+        cache.set_many(values, None)
+        for key in held:
+            cache.delete(key + PENDING)
 
     renew()
     if transaction.get_connection().in_atomic_block:
@@ -186,16 +276,23 @@ def sheet_changed(
     status_before: str | None,
     status_after: str,
     table_id: int | None = None,
+    interim: bool = False,
 ) -> None:
-    """A score sheet was stored: public pages count it when it is or was not a draft; the
-    players' own pages show it anyway."""
+    """A score sheet was stored: public pages count it when it is or was not a draft, and
+    with the interim ranking ("Zwischenstand zeigen", ``interim``) the evening's pages count
+    its entered games anyway (the cups count only counted sheets); the players' own pages show
+    it anyway."""
     from ...models import SheetStatus
 
     changed(entries_scope(tournament_slug))
     if table_id is not None:
         changed(table_scope(tournament_slug, table_id))
-    if status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT:
-        changed(SHEETS, tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
+    counted = status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT
+    results = (tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
+    if counted:
+        changed(SHEETS, *results)
+    elif interim:
+        changed_soon(*results)
 
 
 def audited(action: str) -> None:

@@ -187,6 +187,7 @@ def _write(
         before.status if before.version else None,
         after.status,
         table.pk,
+        interim=tournament.show_interim,
     )
     record_receipt(key, sheet, after.status == O.CONFIRMED, notice)
     table.sheet = sheet
