@@ -78,6 +78,22 @@ def manage(env: dict[str, str], *args: str, timeout: float = 300, check: bool = 
     return done.stdout
 
 
+def round_one_variants(env: dict[str, str], count: int) -> tuple[str, dict[int, list[dict]]]:
+    """The served tournament's slug and, for each three-table of round 1, ``count`` simulated
+    sheets a desk may type (asked of the server's own database through ``manage.py shell``)."""
+    script = (
+        "import json,random;from binokel_tournament.models import Table;"
+        "from binokel_tournament.services.evening.simulation import simulated_entries;"
+        "from binokel_tournament.services.sheets.results import load_table;"
+        "t=[load_table(x.pk) for x in Table.objects.filter(round__number=1,kind='three')];"
+        "r=t[0].round.tournament.rules();"
+        "print(json.dumps({'slug':t[0].round.tournament.slug,'tables':{x.pk:"
+        f"[simulated_entries(x,random.Random(s),r) for s in range({count})] for x in t}}}}))"
+    )
+    sheets = json.loads(manage(env, "shell", "-c", script).splitlines()[-1])
+    return sheets["slug"], {int(k): v for k, v in sheets["tables"].items()}
+
+
 def server_env(database_url: str, data_dir: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_"))}
     env.update(

@@ -9,6 +9,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -160,10 +161,7 @@ def restore_upload(request: HttpRequest) -> HttpResponse:
         return _replace_confirmed(request, verein)
     form = RestoreForm(request.POST, request.FILES)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
-        return redirect(f"{_home()}?alle=1")
+        return _refused_form(request, form)
     upload = form.cleaned_data["file"]
     if upload.size > backup.MAX_BYTES:
         messages.error(request, _("Die Datei ist zu groß für eine Sicherung."))
@@ -299,10 +297,7 @@ def result_upload(request: HttpRequest) -> HttpResponse:
     out is refused with what the checker found; nothing is stored then."""
     form = ResultFileForm(request.POST, request.FILES)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, str(error))
-        return redirect(f"{_home()}?alle=1")
+        return _refused_form(request, form)
     upload = form.cleaned_data["file"]
     if upload.size > imports.MAX_BYTES:
         messages.error(request, _("Die Datei ist zu groß."))
@@ -332,6 +327,14 @@ def result_upload(request: HttpRequest) -> HttpResponse:
         % {"name": done.tournament.name, "entrants": done.entrants, "waiting": done.waiting},
     )
     return redirect("desk:dashboard", slug=done.tournament.slug)
+
+
+def _refused_form(request: HttpRequest, form: forms.Form) -> HttpResponse:
+    """An upload form that did not validate: its errors said on the desk's home page."""
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, str(error))
+    return redirect(f"{_home()}?alle=1")
 
 
 def _home() -> str:

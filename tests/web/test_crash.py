@@ -88,21 +88,7 @@ def demo_hall(folder, singles: int) -> dict[str, str]:
 def test_killing_the_server_during_saves_loses_no_acknowledged_save(tmp_path):
     folder = tmp_path
     env = demo_hall(folder, singles=12)
-    sheets = json.loads(
-        hall_server.manage(
-            env,
-            "shell",
-            "-c",
-            "import json;from binokel_tournament.models import Table;"
-            "from binokel_tournament.services.evening.simulation import simulated_entries;"
-            "from binokel_tournament.services.sheets.results import load_table;import random;"
-            "t=[load_table(x.pk) for x in Table.objects.filter(round__number=1,kind='three')];"
-            "r=t[0].round.tournament.rules();"
-            "print(json.dumps({'slug':t[0].round.tournament.slug,'tables':{x.pk:"
-            "[simulated_entries(x,random.Random(s),r) for s in range(6)] for x in t}}))",
-        ).splitlines()[-1]
-    )
-    slug, variants = sheets["slug"], {int(k): v for k, v in sheets["tables"].items()}
+    slug, variants = hall_server.round_one_variants(env, 6)
     ledger = Ledger()
     port = hall_server.free_port()
     server = hall_server.start(env, port, workers=2)

@@ -76,21 +76,7 @@ def test_two_app_servers_on_one_postgresql_and_one_redis_behave_as_one(tmp_path,
     hall_server.manage(env, "demo", "--singles", "12", "--pairs", "0", "--scored-rounds", "0")
     (tmp_path / "pw").write_text(hall_server.PASSWORD)
     hall_server.manage(env, "hall", "--check", "--noinput", "--password-file", str(tmp_path / "pw"))
-    sheets = json.loads(
-        hall_server.manage(
-            env,
-            "shell",
-            "-c",
-            "import json,random;from binokel_tournament.models import Table;"
-            "from binokel_tournament.services.evening.simulation import simulated_entries;"
-            "from binokel_tournament.services.sheets.results import load_table;"
-            "t=[load_table(x.pk) for x in Table.objects.filter(round__number=1,kind='three')];"
-            "r=t[0].round.tournament.rules();"
-            "print(json.dumps({'slug':t[0].round.tournament.slug,'tables':{x.pk:"
-            "[simulated_entries(x,random.Random(s),r) for s in range(4)] for x in t}}))",
-        ).splitlines()[-1]
-    )
-    slug, variants = sheets["slug"], {int(k): v for k, v in sheets["tables"].items()}
+    slug, variants = hall_server.round_one_variants(env, 4)
     a = hall_server.start(env, hall_server.free_port(), workers=1)
     b = None
     try:
