@@ -9,6 +9,7 @@ import pytest
 from django.db import connections
 
 from binokel_tournament.models import ScoreSheet, TableKind
+from binokel_tournament.services.sheets.inputs import opened_text
 from binokel_tournament.services.sheets.operations import SheetConflict
 from binokel_tournament.services.sheets.writer import save_sheet
 
@@ -27,12 +28,20 @@ def test_two_desks_saving_one_sheet_at_once_get_one_conflict(seated, orga, kasse
     save_sheet(table, full_three_table(1), orga, expected_version=0)
     barrier = threading.Barrier(2)
     outcomes: dict[str, object] = {}
+    # the page says which state it was opened on, as the desk's form does: a desk whose
+    # save comes second still compares with version 1, not with what the other just wrote
+    opened = {"opened": opened_text(full_three_table(1))}
     typed = {
-        "a": {**full_three_table(1), **game_entries(2, 1, 200, [60, 20, 0], [152, 58, 40])},
+        "a": {
+            **full_three_table(1),
+            **game_entries(2, 1, 200, [60, 20, 0], [152, 58, 40]),
+            **opened,
+        },
         "b": {
             **full_three_table(1),
             **game_entries(2, 2, 210, [20, 60, 0], [58, 152, 40]),
             **game_entries(3, 1, 200, [60, 20, 0], [152, 58, 40]),
+            **opened,
         },
     }
 
