@@ -16,26 +16,22 @@ from ...services.server.public_links import is_loopback_url
 from ..common import checked_base_url, resolve_tournament, write_export
 
 
-def _table_numbers(text: str | None) -> tuple[int, ...]:
+def _numbers(text: str | None, refusal: str) -> tuple[int, ...]:
+    """``1,4,7`` as numbers; ``refusal`` (with ``%(value)s``) when it is not a list of them."""
     if not text:
         return ()
     try:
         return tuple(int(t) for t in text.split(",") if t.strip())
     except ValueError as exc:
-        raise CommandError(
-            _("--tables: „%(value)s“ sind keine Tischnummern.") % {"value": text[:40]}
-        ) from exc
+        raise CommandError(refusal % {"value": text[:40]}) from exc
+
+
+def _table_numbers(text: str | None) -> tuple[int, ...]:
+    return _numbers(text, _("--tables: „%(value)s“ sind keine Tischnummern."))
 
 
 def _start_numbers(text: str | None) -> tuple[int, ...]:
-    if not text:
-        return ()
-    try:
-        return tuple(int(t) for t in text.split(",") if t.strip())
-    except ValueError as exc:
-        raise CommandError(
-            _("--start-numbers: „%(value)s“ sind keine Startnummern.") % {"value": text[:40]}
-        ) from exc
+    return _numbers(text, _("--start-numbers: „%(value)s“ sind keine Startnummern."))
 
 
 class Command(SystemCommand):
