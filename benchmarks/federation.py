@@ -2,10 +2,16 @@
 (`manage.py hall` twice, gunicorn on loopback, one port each), and V Vereine (default 20) each
 running an evening at once: a demo evening of E entrants (default 100; rounds 1-2 scored,
 round 3 open, the tables entering their own games), with 2 desks saving round-3 sheets at the
-desk and P phones (default 35): one per table of round 3 entering its 12 games over the run and,
-between games, asking every ``--every`` seconds (default 10) for its table's state and its
-competition's public standings in turn; phones beyond the tables' count keep a player's own page
-open. Each Verein's people use one of the two app servers (Verein 1 the first, 2 the second, …).
+desk and P phones (default 35): one per table of round 3 entering a game every ``--pace``
+minutes (default 4, the planned pace of an evening; the first at a random moment of the first
+four minutes) and all the while asking every ``--every`` seconds (default 10) for its table's
+state and its competition's public standings in turn (``--pace 0``: each table's 12 games
+within the run, a round squeezed into three minutes: a stress test, 20 times an evening's
+rate); phones beyond the tables' count keep a player's own page open (asked again every
+``--every`` seconds with the ETag of what it holds, as its script does).
+Each Verein's people use one of the two app servers (Verein 1 the first, 2 the second, …). The
+phones run in a process of their own on one event loop (aiohttp), the desks as threads: a thread
+per phone (700 of them) took the two cores from the servers it measured.
 
 Prints, per app server: pages (p50, p95, max), saves of the desks and the phones' games (p50,
 p95, max), errors; then the servers' CPU share, and a final check through `manage.py verify`:
@@ -13,14 +19,17 @@ every acknowledged desk save and every acknowledged game is stored (0 lost), and
 equal re-scored points. Goal on a two-core machine: p95 page <= 300 ms, p95 save <= 500 ms, 0
 errors, 0 lost. The reference loop (benchmarks/_machine.py) is printed beside the figures.
 
-Run:  .venv/bin/python benchmarks/federation.py [--vereine 20] [--seconds 180]
+Run:  .venv/bin/python benchmarks/federation.py [--vereine 20] [--seconds 180] [--pace 4]
 (DATABASE_URL: default postgres://postgres@127.0.0.1:5432/binokel_federation, dropped and made
 anew; CACHE_URL: default redis://127.0.0.1:6379/13, emptied; ports from HALL_PORTS)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -29,10 +38,12 @@ import threading
 import time
 import uuid
 from collections import Counter
+from multiprocessing.connection import Connection
 from pathlib import Path
+from urllib.parse import quote
 
+import aiohttp
 import redis
-import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -99,109 +110,176 @@ print(json.dumps(out))
 
 
 class Figures:
-    """What one app server answered."""
+    """What one app server answered the phones (made in the phones' process, see ``phones``)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
         self.pages: list[float] = []
+        self.openings: list[float] = []  # the table phones' first page, during the warm-up
         self.games: list[float] = []
         self.errors: list[str] = []
         self.kinds: Counter[str] = Counter()
         self.acked_games: dict[int, int] = {}  # table -> games the server acknowledged
 
     def error(self, text: str) -> None:
-        with self.lock:
-            self.errors.append(text[:240])
+        self.errors.append(text[:240])
 
 
-def get(
-    http: requests.Session, url: str, figures: Figures, **kw: object
-) -> requests.Response | None:
+async def get(
+    http: aiohttp.ClientSession, url: str, figures: Figures, headers: dict[str, str] | None = None
+) -> str | None:
     began = time.perf_counter()
     try:
-        reply = http.get(url, timeout=60, **kw)  # type: ignore[arg-type]
-    except requests.RequestException as exc:
+        async with http.get(url, headers=headers) as reply:
+            body = await reply.text()
+            status, kind = reply.status, reply.headers.get("X-Binokel-Page", "not kept")
+    except (TimeoutError, aiohttp.ClientError) as exc:
         figures.error(f"{url}: {exc!r}")
         return None
-    took = time.perf_counter() - began
-    with figures.lock:
-        figures.pages.append(took)
-        figures.kinds[reply.headers.get("X-Binokel-Page", "not kept")] += 1
-        if reply.status_code != 200:
-            figures.errors.append(f"HTTP {reply.status_code} {url}"[:240])
-    return reply
+    figures.pages.append(time.perf_counter() - began)
+    figures.kinds[kind] += 1
+    if status != 200:
+        figures.error(f"HTTP {status} {url}")
+    return body
 
 
-def phone_run(base: str, slug: str, plan: dict, figures: Figures, start: float, seconds: float,
-              every: float) -> None:  # fmt: skip
-    """One table's phone: its games spread over the run, and between them its table's state
-    and the public standings in turn, every ``every`` seconds."""
-    http = requests.Session()
-    link = f"{base}/tisch/{plan['token']}/"
-    if get(http, link, figures) is None:
-        return
-    headers = {
-        "X-CSRFToken": http.cookies.get("csrftoken", ""),
-        "Accept": "application/json",
-        "Referer": link,
-    }
-    seats = http.post(
-        link + "plaetze/", json={"numbers": plan["seats"]}, headers=headers, timeout=60
-    )
-    if seats.status_code != 200:
-        figures.error(f"{link}: seats HTTP {seats.status_code}")
-    games = plan["games"]
-    interval = seconds / (len(games) + 1)
-    rng = random.Random(plan["table"])
-    next_poll = start + rng.uniform(0, every)
-    polls = 0
-    for n, game in enumerate(games, start=1):
-        due = start + n * interval
-        while True:
-            now = time.monotonic()
-            if next_poll < due and next_poll < start + seconds:
-                time.sleep(max(0.0, next_poll - now))
-                url = link + "stand/" if polls % 2 == 0 else f"{base}/t/{slug}/rangliste/singles/"
-                get(http, url, figures, headers={"Accept": "application/json"})
-                polls += 1
-                next_poll += every
-                continue
-            break
-        if due >= start + seconds:
+async def pause_until(moment: float) -> None:
+    await asyncio.sleep(max(0.0, moment - time.monotonic()))
+
+
+async def phone_run(base: str, slug: str, plan: dict, figures: Figures, start: float,
+                    seconds: float, every: float, pace: float, warmup: float) -> None:  # fmt: skip
+    """One table's phone: a game every ``pace`` minutes (the first at a random moment of the
+    first such span; ``pace`` 0: its 12 games spread over the run), and all the while its
+    table's state and the public standings in turn, every ``every`` seconds."""
+    async with aiohttp.ClientSession(
+        timeout=TIMEOUT, connector=one_connection(), cookie_jar=aiohttp.CookieJar(unsafe=True)
+    ) as http:
+        link = f"{base}/tisch/{plan['token']}/"
+        rng = random.Random(plan["table"])
+        # the table sits down: its phone opens the link during the warm-up before the clock
+        await pause_until(start - warmup + rng.uniform(0, warmup - 1))
+        opening = Figures()
+        if await get(http, link, opening) is None:
+            figures.errors += opening.errors
             return
-        time.sleep(max(0.0, due - time.monotonic()))
-        body = {"op": f"{plan['token'][:8]}-{n}-{uuid.uuid4().hex[:12]}", "number": n,
-                "base": "", "game": game}  # fmt: skip
-        reply = None
-        for attempt in range(3):  # as the phone's outbox: the same key again after a drop
+        figures.openings += opening.pages
+        csrf = next((c.value for c in http.cookie_jar if c.key == "csrftoken"), "")
+        headers = {"X-CSRFToken": csrf, "Accept": "application/json", "Referer": link}
+        async with http.post(link + "plaetze/", json={"numbers": plan["seats"]},
+                             headers=headers) as seats:  # fmt: skip
+            if seats.status != 200:
+                figures.error(f"{link}: seats HTTP {seats.status}")
+            shown = [(await seats.json(content_type=None)).get("state", {}).get("stamp", "")]
+        games = plan["games"]
+        if pace > 0:
+            first = start + rng.uniform(0, pace * 60)
+            dues = [first + i * pace * 60 for i in range(len(games))]
+        else:
+            dues = [start + n * seconds / (len(games) + 1) for n in range(1, len(games) + 1)]
+        end = start + seconds
+        polls = [start + rng.uniform(0, every), 0]  # when the next poll is due, polls made
+
+        async def poll_until(moment: float) -> None:
+            while polls[0] < min(moment, end):
+                await pause_until(polls[0])
+                if polls[1] % 2 == 0:  # as the phone's script: "since" the state it shows
+                    ask = link + "stand/" + (f"?since={quote(shown[0])}" if shown[0] else "")
+                    body = await get(http, ask, figures, {"Accept": "application/json"})
+                    state = json.loads(body).get("state") if body else None
+                    if state:
+                        shown[0] = state.get("stamp", "")
+                else:
+                    ask = f"{base}/t/{slug}/rangliste/singles/"
+                    await get(http, ask, figures, {"Accept": "application/json"})
+                polls[0] += every
+                polls[1] += 1
+
+        for n, (game, due) in enumerate(zip(games, dues, strict=True), start=1):
+            await poll_until(due)
+            if due >= end:
+                return
+            await pause_until(due)
+            body = {"op": f"{plan['token'][:8]}-{n}-{uuid.uuid4().hex[:12]}", "number": n,
+                    "base": "", "game": game}  # fmt: skip
+            for attempt in range(3):  # as the phone's outbox: the same key again after a drop
+                began = time.perf_counter()
+                try:
+                    async with http.post(link + "spiel/", json=body, headers=headers) as reply:
+                        answer = await reply.json(content_type=None)
+                        status = reply.status
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.2 * (attempt + 1))
+                    continue
+                except (TimeoutError, aiohttp.ClientError, ValueError) as exc:
+                    figures.error(f"{link} game {n}: {exc!r}")
+                    break
+                figures.games.append(time.perf_counter() - began)
+                if status == 200 and answer.get("ok"):
+                    figures.acked_games[plan["table"]] = n
+                    shown[0] = (answer.get("state") or {}).get("stamp", shown[0])
+                else:
+                    figures.error(f"{link} game {n}: HTTP {status}")
+                break
+        await poll_until(math.inf)
+
+
+async def player_run(base: str, token: str, figures: Figures, start: float, seconds: float,
+                     every: float) -> None:  # fmt: skip
+    """A player keeping their own page open: asked again every ``every`` seconds with the ETag
+    of what the page holds, as the page's script does."""
+    async with aiohttp.ClientSession(
+        timeout=TIMEOUT, connector=one_connection(), cookie_jar=aiohttp.CookieJar(unsafe=True)
+    ) as http:
+        at = start + random.Random(token).uniform(0, every)
+        etag = ""
+        while at < start + seconds:
+            await pause_until(at)
             began = time.perf_counter()
+            url = f"{base}/p/{token}/"
             try:
-                reply = http.post(link + "spiel/", json=body, headers=headers, timeout=60)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.2 * (attempt + 1))
-            except requests.RequestException as exc:
-                figures.error(f"{link} game {n}: {exc!r}")
-                break
-        if reply is None:
-            continue
-        took = time.perf_counter() - began
-        with figures.lock:
-            figures.games.append(took)
-            if reply.status_code == 200 and reply.json().get("ok"):
-                figures.acked_games[plan["table"]] = n
+                async with http.get(url, headers={"If-None-Match": etag} if etag else None) as r:
+                    await r.read()
+                    status, kind = r.status, r.headers.get("X-Binokel-Page", "not kept")
+                    etag = r.headers.get("ETag", etag)
+            except (TimeoutError, aiohttp.ClientError) as exc:
+                figures.error(f"{url}: {exc!r}")
             else:
-                figures.errors.append(f"{link} game {n}: HTTP {reply.status_code}"[:240])
+                figures.pages.append(time.perf_counter() - began)
+                figures.kinds[kind] += 1
+                if status not in (200, 304):
+                    figures.error(f"HTTP {status} {url}")
+            at += every
 
 
-def player_run(base: str, token: str, figures: Figures, start: float, seconds: float,
-               every: float) -> None:  # fmt: skip
-    http = requests.Session()
-    at = start + random.Random(token).uniform(0, every)
-    while at < start + seconds:
-        time.sleep(max(0.0, at - time.monotonic()))
-        get(http, f"{base}/p/{token}/", figures)
-        at += every
+TIMEOUT = aiohttp.ClientTimeout(total=60)
+
+
+def one_connection() -> aiohttp.TCPConnector:
+    """A phone holds one connection (kept alive), as a browser tab does for its polls."""
+    return aiohttp.TCPConnector(limit=1)
+
+
+def run_phones(evenings: list[dict], bases: list[str], start: float, warmup: float,
+               args: argparse.Namespace, out: Connection) -> None:  # fmt: skip
+    """The process of every phone: one event loop, so that the phones do not take the cores
+    from the servers they measure (a thread per phone did: 700 threads)."""
+
+    async def run() -> list[Figures]:
+        figures = [Figures() for _ in bases]
+        tasks = []
+        for i, evening in enumerate(evenings):
+            s = i % len(bases)
+            for plan in evening["phones"]:
+                tasks.append(phone_run(bases[s], evening["slug"], plan, figures[s], start,
+                                       args.seconds, args.every, args.pace, warmup))  # fmt: skip
+            for token in evening["tokens"]:
+                tasks.append(player_run(bases[s], token, figures[s], start, args.seconds,
+                                        args.every))  # fmt: skip
+        await asyncio.gather(*tasks)
+        return figures
+
+    out.send([vars(f) for f in asyncio.run(run())])
+    out.close()
 
 
 def ms(values: list[float]) -> str:
@@ -227,6 +305,13 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=35)
     parser.add_argument("--every", type=float, default=10.0)
     parser.add_argument("--seconds", type=float, default=180.0)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=4.0,
+        help="minutes a table takes for a game (default 4, the planned pace); 0: each table's "
+        "12 games within the run (a round in three minutes, a stress test)",
+    )
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a save")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=None, help="per app server")
@@ -254,7 +339,9 @@ def main() -> None:
         f"PostgreSQL + Redis; {args.servers} app servers; {args.vereine} Vereine x "
         f"{args.entrants} entrants (built in {time.perf_counter() - built:.0f} s): 2 desks and "
         f"{phones // max(1, args.vereine)} phones each ({phones} phones in all, a poll every "
-        f"{args.every:g} s, 12 games per table phone over the run), {args.seconds:g} s; "
+        f"{args.every:g} s, a table phone's games "
+        f"{f'every {args.pace:g} min' if args.pace else '(12) spread over the run'}), "
+        f"{args.seconds:g} s; "
         f"{machine.describe()}",
         flush=True,
     )
@@ -262,24 +349,34 @@ def main() -> None:
     try:
         for _n in range(args.servers):
             servers.append(hall_server.start(env, hall_server.free_port(), args.workers))
-        figures = [Figures() for _ in servers]
         desk_stats = [load.Stats() for _ in servers]
         threads: list[threading.Thread] = []
+        desks = [
+            [hall_server.Desk(servers[i % len(servers)].url, name) for name in evening["desks"]]
+            for i, evening in enumerate(evenings)
+        ]  # logged in before the clock starts
+        # the tables' phones open their links during the warm-up, spread over it (a hall's
+        # phones over the minutes the players take their seats), before the clock starts
+        warmup = max(5.0, phones / 30)
         cpu_before = [hall_server.server_cpu_seconds(s) for s in servers]
-        start = time.monotonic() + 5  # every client is ready before the clock starts
+        start = time.monotonic() + 3 + warmup  # the phones' process is ready by then
         deadline = start + args.seconds
+        mine, theirs = multiprocessing.Pipe(duplex=False)
+        phone_process = multiprocessing.get_context("spawn").Process(
+            target=run_phones,
+            args=(evenings, [s.url for s in servers], start, warmup, args, theirs),
+        )
+        phone_process.start()
         for i, evening in enumerate(evenings):
             s = i % len(servers)
-            base, slug = servers[s].url, evening["slug"]
             tables = [int(t) for t in evening["desk_tables"]]
-            for d, username in enumerate(evening["desks"]):
-                desk = hall_server.Desk(base, username)
+            for d, desk in enumerate(desks[i]):
                 threads.append(
                     threading.Thread(
                         target=load.desk_run,
                         args=(
                             desk,
-                            slug,
+                            evening["slug"],
                             tables[d::2],
                             evening["desk_tables"],
                             desk_stats[s],
@@ -289,25 +386,20 @@ def main() -> None:
                         ),  # fmt: skip
                     )
                 )
-            for plan in evening["phones"]:
-                threads.append(
-                    threading.Thread(
-                        target=phone_run,
-                        args=(base, slug, plan, figures[s], start, args.seconds, args.every),
-                    )
-                )
-            for token in evening["tokens"]:
-                threads.append(
-                    threading.Thread(
-                        target=player_run,
-                        args=(base, token, figures[s], start, args.seconds, args.every),
-                    )
-                )
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        elapsed = time.monotonic() - start
+        theirs.close()
+        if not mine.poll(max(0.0, deadline - time.monotonic()) + 120):
+            sys.exit(f"the phones' process gave no figures (exit code {phone_process.exitcode})")
+        figures = []
+        for held in mine.recv():
+            f = Figures()
+            vars(f).update(held)
+            figures.append(f)
+        phone_process.join()
+        elapsed = time.monotonic() - start + warmup
         cpu = [
             hall_server.server_cpu_seconds(s) - b for s, b in zip(servers, cpu_before, strict=True)
         ]
@@ -320,7 +412,9 @@ def main() -> None:
         errors = f.errors + d.errors
         print(
             f"app server {n}: pages {ms(f.pages)} (kept {f.kinds['kept']}, made "
-            f"{f.kinds['made']}); phones' games {ms(f.games)}; desk saves {ms(d.latencies)}; "
+            f"{f.kinds['made']}, unchanged {f.kinds['unchanged']}); phones' games "
+            f"{ms(f.games)}; desk saves {ms(d.latencies)}; the table phones' first page "
+            f"(during the warm-up of {warmup:.0f} s) {ms(f.openings)}; "
             f"errors {len(errors)}; CPU {cpu[n - 1]:.0f} s = "
             f"{100 * cpu[n - 1] / elapsed / cores:.0f} % of {cores} cores"
         )

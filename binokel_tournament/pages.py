@@ -139,10 +139,10 @@ class MyRound:
 
 
 @dataclass(frozen=True)
-class PersonalPage:
-    link: PersonalLink
-    entrant: Entrant
-    rounds: list[MyRound]  # the current round first
+class MyStanding:
+    """Where a player stands in their competition: the part of their page that changes with
+    results anywhere in the hall (served fresh into the kept page, views/cached.py)."""
+
     total: int
     place: str  # "" while unplaced
     provisional: bool  # the standings count sheets not yet confirmed by the desk
@@ -150,6 +150,14 @@ class PersonalPage:
     counted: bool = True  # some result counts (before, the page shows no place)
     note: str = ""  # the interim ranking: "84 von 144 Spielen"
     over: bool = False  # the evening is over: the certificate is there
+
+
+@dataclass(frozen=True)
+class PersonalPage:
+    link: PersonalLink
+    entrant: Entrant
+    rounds: list[MyRound]  # the current round first
+    standing: MyStanding
     seasons: list[MySeason] = field(default_factory=list)  # the cups this evening counts in
 
     @property
@@ -202,18 +210,11 @@ def personal_page(link: PersonalLink) -> PersonalPage:
             )
         )
     rounds.sort(key=lambda r: (r.number != current, r.number))
-    total, place, placed, donation = field_.of.get(entrant.pk, (0, "", False, 0))
     return PersonalPage(
         link=link,
         entrant=entrant,
         rounds=rounds,
-        total=total,
-        place=place if field_.counted else "",
-        provisional=field_.provisional,
-        counted=field_.counted,
-        note=field_.note,
-        donation_cents=donation if field_.money else None,
-        over=placed and field_.over,
+        standing=field_.standing(entrant.pk),
         seasons=my_seasons(entrant),
     )
 
@@ -232,17 +233,16 @@ class CompetitionFigures:
     over: bool = False  # the evening is over (every round played, every sheet confirmed)
     current: int | None = None  # the round a page shows first (rounds.state.Rounds.current)
 
-    def facts(self, entrant_id: int) -> tuple[object, ...]:
-        """What a player's page shows of these figures (its cache key holds them: a change
-        elsewhere in the hall that leaves them as they are leaves the page as it is)."""
-        return (
-            self.of.get(entrant_id),
-            self.provisional,
-            self.money,
-            self.counted,
-            self.note,
-            self.over,
-            self.current,
+    def standing(self, entrant_id: int) -> MyStanding:
+        total, place, placed, donation = self.of.get(entrant_id, (0, "", False, 0))
+        return MyStanding(
+            total=total,
+            place=place if self.counted else "",
+            provisional=self.provisional,
+            donation_cents=donation if self.money else None,
+            counted=self.counted,
+            note=self.note,
+            over=placed and self.over,
         )
 
 

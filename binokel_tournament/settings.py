@@ -239,10 +239,16 @@ elif CACHE_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # diskcache's Django backend: SQLite files in the data folder that every worker
+            # process shares; it evicts a few entries per write when full. Django's own file
+            # cache lists its whole folder on every write once it holds MAX_ENTRIES (a hall of
+            # players' pages: a quarter of the server's time went into that listing).
+            "BACKEND": "diskcache.DjangoCache",
             "LOCATION": str(DATA_DIR / "cache"),
-            # a page per start number ("Wo sitze ich?") of a big field, the standings pages
-            "OPTIONS": {"MAX_ENTRIES": 5000},
+            "TIMEOUT": 300,
+            "SHARDS": 4,
+            "DATABASE_TIMEOUT": 0.25,  # seconds a write waits for another process's write
+            "OPTIONS": {"size_limit": 256 * 2**20},
         }
     }
 # How long a public page may be kept at most (each change makes new ones anyway).

@@ -53,6 +53,29 @@ class Shows:
 
     scopes: tuple[str, ...]
     facts: str = ""
+    # parts of the page that change far more often than the rest (a player's place and total
+    # out of a ranking that every sheet in the hall changes): name -> their HTML of now, each
+    # between <!--binokel-part:NAME--> and <!--/binokel-part:NAME--> in the page. The kept page
+    # is served with them put in place, and they are in its ETag, not in its key.
+    parts: tuple[tuple[str, str], ...] = ()
+
+    def tag(self) -> str:
+        """A short fingerprint of the parts ("" for none)."""
+        if not self.parts:
+            return ""
+        return "-" + hashlib.sha256(repr(self.parts).encode()).hexdigest()[:10]
+
+    def fill(self, content: bytes) -> bytes:
+        """``content`` with the parts of now in place."""
+        for name, html in self.parts:
+            part = re.compile(
+                rb"<!--binokel-part:" + re.escape(name.encode()) + rb"-->.*?<!--/binokel-part:"
+                + re.escape(name.encode()) + rb"-->",
+                re.DOTALL,
+            )  # fmt: skip
+            now = html.encode()
+            content = part.sub(lambda _match: now, content, count=1)  # noqa: B023 - used at once
+        return content
 
 
 Scopes = Callable[..., "tuple[str, ...] | Shows"]
@@ -129,9 +152,12 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
         def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not keepable(request):
                 return view(request, *args, **kwargs)
-            key = page_key(request, scopes(**kwargs))  # read before the page is made
-            # a page with the forecast answers 304 only while its forecast is the same too
-            etag = etag_of(key, _forecast_tag(cache.get(key + PACE_OF)))
+            shows = scopes(**kwargs)
+            if not isinstance(shows, Shows):
+                shows = Shows(shows)
+            key = page_key(request, shows)  # read before the page is made
+            # a page with the forecast or parts answers 304 only while they are the same too
+            etag = etag_of(key, _forecast_tag(cache.get(key + PACE_OF)) + shows.tag())
             asked = parse_etags(request.headers.get("If-None-Match", ""))
             if etag in asked or etag.removeprefix("W/") in asked:
                 unchanged = HttpResponseNotModified()
@@ -152,7 +178,8 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                         slug = _pace_slug(response.content)
                         if slug is not None:
                             cache.set(key + PACE_OF, slug, settings.PUBLIC_CACHE_SECONDS)
-                        _validated(response, etag_of(key, _forecast_tag(slug)))
+                        response.content = shows.fill(response.content)
+                        _validated(response, etag_of(key, _forecast_tag(slug) + shows.tag()))
                 finally:
                     cache.delete(key + ":making")
                 return _personal(request, response)
@@ -160,9 +187,10 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
             slug = _pace_slug(content)
             if slug is not None and cache.get(key + PACE_OF) is None:  # kept apart, lost
                 cache.set(key + PACE_OF, slug, settings.PUBLIC_CACHE_SECONDS)
-            response = HttpResponse(_with_forecast(content), content_type=content_type)
+            response = HttpResponse(shows.fill(_with_forecast(content)), content_type=content_type)
             response["X-Binokel-Page"] = "kept"
-            return _personal(request, _validated(response, etag_of(key, _forecast_tag(slug))))
+            etag = etag_of(key, _forecast_tag(slug) + shows.tag())
+            return _personal(request, _validated(response, etag))
 
         return wrapped
 

@@ -7,13 +7,15 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
 
 from ..exports import ExportError, ExportOptions
 from ..exports.pdf import CertificatesExporter
-from ..models import Competition, PersonalLink, Tournament
+from ..models import Competition, Entrant, PersonalLink, Tournament
 from ..pages import competition_figures, personal_page
 from ..services.evening import pace, players
+from ..services.money.series import my_seasons
 from ..services.server import public_cache
 from ..services.server.cache_guard import cache
 from .cached import Shows, public_page
@@ -31,7 +33,7 @@ class _Whose:
 
     tournament: Tournament
     competition: Competition
-    entrant_id: int
+    entrant: Entrant
     tables: tuple[int, ...]
     cups: bool  # the evening counts in a cup (the page shows the season)
 
@@ -51,7 +53,7 @@ def _whose(token: str) -> _Whose | None:
             whose = _Whose(
                 entrant.competition.tournament,
                 entrant.competition,
-                entrant.pk,
+                entrant,
                 tuple(sorted(set(entrant.seats.values_list("table_id", flat=True)))),
                 entrant.competition.tournament.series.exists(),
             )
@@ -61,20 +63,30 @@ def _whose(token: str) -> _Whose | None:
 
 
 def _shows(token: str = "", **kwargs: Any) -> Shows:
-    """What my tables entered (a game entered at another table leaves my page as it is), my
-    place, total and donation out of my competition's figures (not the whole ranking: a
-    game elsewhere that leaves them as they are leaves my page as it is), the forecast, and
-    with a cup every counted sheet (the season)."""
+    """What my tables entered (a game entered at another table leaves my page as it is) and
+    the round shown first; my place, total and donation (out of my competition's figures)
+    and my seasons in the cups are parts put into the kept page when it is served: every
+    confirmed sheet in the hall may move them, and they cost a lookup, not a page. The
+    forecast is put in likewise (views/cached.py)."""
     whose = _whose(token)
     if whose is None:
         return Shows(())
     slug = whose.tournament.slug
     scopes = tuple(public_cache.table_scope(slug, table) for table in whose.tables)
-    if whose.cups:
-        scopes += (public_cache.SHEETS,)
     figures = competition_figures(whose.competition)
-    forecast = pace.pace_line(pace.evening_forecast(whose.tournament))
-    return Shows(scopes, repr((figures.facts(whose.entrant_id), forecast)))
+    standing = render_to_string(
+        "public/_my_standing.html",
+        {
+            "standing": figures.standing(whose.entrant.pk),
+            "token": token,
+            "interim": whose.tournament.show_interim,
+        },
+    )
+    parts = [("standing", standing)]
+    if whose.cups:
+        seasons = my_seasons(whose.entrant)
+        parts.append(("seasons", render_to_string("public/_my_seasons.html", {"seasons": seasons})))
+    return Shows(scopes, repr(figures.current), tuple(parts))
 
 
 @public_page(_shows)

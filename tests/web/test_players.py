@@ -237,3 +237,27 @@ def test_my_page_answers_304_until_what_it_shows_changes(client, seated, orga):
     mine = client.get(url, headers={"If-None-Match": etag})
     assert mine.status_code == 200 and mine["ETag"] != etag
     assert "Meine Spiele" in mine.content.decode()
+
+
+def test_a_confirmation_elsewhere_moves_my_place_on_the_kept_page(client, seated, orga):
+    """My place and total follow every confirmed sheet in the hall, but the page around them
+    is not made anew for it: it is served kept with the standing of now (and a new ETag)."""
+    link, table = my_three_table(seated)
+    save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)
+    url = reverse("public:personal", args=[link.token])
+    first = client.get(url)
+    assert first["X-Binokel-Page"] == "made"
+    assert "Platz 1. · 2.520 Punkte" in first.content.decode()
+    others = (
+        seated.round_set.get(number=1)
+        .tables.filter(kind="three", competition=table.competition)
+        .exclude(pk=table.pk)
+    )
+    # another table of three with the same games: my place is now shared
+    save_sheet(others[0], full_three_table(), orga, expected_version=0, confirm=True)
+    again = client.get(url, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again["X-Binokel-Page"] == "kept"
+    assert again["ETag"] != first["ETag"]
+    page = again.content.decode()
+    assert "Platz 1. = · 2.520 Punkte" in page and "Platz 1. · " not in page
+    assert client.get(url, headers={"If-None-Match": again["ETag"]}).status_code == 304

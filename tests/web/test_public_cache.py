@@ -188,7 +188,7 @@ def test_with_redis_the_pages_are_kept_and_renewed_the_same_way(client, evening,
 @pytest.mark.parametrize(
     ("variable", "backend"),
     [
-        ("", "FileBasedCache"),
+        ("", "DjangoCache"),
         ("CACHE_URL=redis://127.0.0.1:6379/15", "RedisCache"),
         ("REDIS_URL=redis://127.0.0.1:6379/15", "RedisCache"),
     ],
@@ -290,3 +290,51 @@ def test_a_batch_of_changes_renews_the_pages_once_at_its_end_even_when_it_fails(
         public_cache.changed(scope)
         raise RuntimeError("the import failed half-way")
     assert public_cache.generation(scope) != after  # renewed all the same
+
+
+@pytest.mark.slow  # two processes of their own
+def test_the_laptops_cache_keeps_generations_across_processes(tmp_path):
+    """The laptop's cache (diskcache, the settings without CACHE_URL) is shared by the hall
+    server's worker processes: a change noted in one process renews the generation another
+    process reads, and a page kept by one is found by the other; its folder grows no listing
+    per write (Django's file cache listed every file on every write once full)."""
+    from django.test import override_settings
+
+    location = str(tmp_path / "cache")
+    config = {
+        "default": {
+            "BACKEND": "diskcache.DjangoCache",
+            "LOCATION": location,
+            "SHARDS": 4,
+            "DATABASE_TIMEOUT": 0.25,
+            "OPTIONS": {"size_limit": 2**20},
+        }
+    }
+    other_process = f"""
+import django
+from django.conf import settings
+settings.configure(CACHES={config!r}, INSTALLED_APPS=[])
+django.setup()
+from django.core.cache import cache
+import sys
+print(cache.get(sys.argv[1]))
+cache.set("from-the-other", "kept", None)
+"""
+    with override_settings(CACHES=config):
+        before = public_cache.generation("t:abend")
+        key = public_cache._key("t:abend")
+        seen = subprocess.run(
+            [sys.executable, "-c", other_process, key], capture_output=True, text=True, check=True
+        ).stdout.split()[-1]
+        assert before.endswith(seen)
+        public_cache.changed("t:abend")
+        after = public_cache.generation("t:abend")
+        assert after != before
+        seen = subprocess.run(
+            [sys.executable, "-c", other_process, key], capture_output=True, text=True, check=True
+        ).stdout.split()[-1]
+        assert after.endswith(seen)
+        assert cache.get("from-the-other") == "kept"
+        for n in range(3000):  # beyond the size limit: the oldest go, a few per write
+            cache.set(f"binokel:page:{n}", b"x" * 1000, 600)
+        assert cache.get("binokel:page:2999") == b"x" * 1000

@@ -15,6 +15,7 @@ change noted while it was down must not leave a page made before it in the cache
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 import uuid
@@ -30,9 +31,12 @@ PROBE_KEY = "binokel:cache:probe"
 
 
 def _cache_errors() -> tuple[type[BaseException], ...]:
-    """What a failing cache raises: the file cache OSError (full disk, a vanished folder),
-    Redis its RedisError (ConnectionError, TimeoutError, ...)."""
-    errors: list[type[BaseException]] = [OSError, EOFError]
+    """What a failing cache raises: the laptop's cache (diskcache) OSError (a vanished
+    folder), SQLite's errors (a full disk) or its Timeout (another process held the file too
+    long), Redis its RedisError (ConnectionError, TimeoutError, ...)."""
+    from diskcache import Timeout
+
+    errors: list[type[BaseException]] = [OSError, EOFError, sqlite3.Error, Timeout]
     try:
         from redis.exceptions import RedisError
     except ImportError:  # pragma: no cover - redis is a dependency; without it no Redis cache
