@@ -399,19 +399,27 @@ def _posterior(
     top = max(logs)
     weights = [math.exp(v - top) for v in logs]
     total = sum(weights)
-    return [
-        (w / total, pace * math.exp(x))
-        for w, x in zip(weights, GRID, strict=True)
-        if w / total > TINY
-    ]
+    kept = [(w, x) for w, x in zip(weights, GRID, strict=True) if w / total > TINY]
+    mass = sum(w for w, _x in kept)  # the chances left out are spread over those kept: their
+    # mixture reaches 1 (else a table far overdue never reaches its median, see _solve)
+    return [(w / mass, pace * math.exp(x)) for w, x in kept]
+
+
+SEARCH_LIMIT = 40  # widenings of the search: each at least doubles it (far beyond any evening)
 
 
 def _solve(cdf: Callable[[float], float], low: float, high: float, p: float = 0.5) -> float:
-    """The x in [low, high] where the increasing ``cdf`` reaches ``p`` (bisection)."""
+    """The x in [low, high] where the increasing ``cdf`` reaches ``p`` (bisection). A ``cdf``
+    that does not reach ``p`` within ``SEARCH_LIMIT`` widenings (rounding, a table overdue by
+    hours) is answered with the widest end tried, not searched for ever."""
     if cdf(low) >= p:
         return low
-    while cdf(high) < p:
+    for _ in range(SEARCH_LIMIT):
+        if cdf(high) >= p:
+            break
         high += max(60.0, high - low)
+    else:
+        return high
     for _ in range(30):
         mid = (low + high) / 2
         if cdf(mid) < p:

@@ -5,6 +5,7 @@ evenings with known finishing times (the simulation, slow tables included)."""
 from __future__ import annotations
 
 import statistics
+import threading
 from datetime import datetime, timedelta
 
 import pytest
@@ -182,3 +183,32 @@ def test_players_slow_in_an_earlier_round_make_their_new_table_slow():
     ends = {t.number: t.end for t in slow.tables}
     assert ends[1] - max(e for n, e in ends.items() if n != 1) > 15 * MIN
     assert len({t.end for t in usual.tables}) == 1  # nothing tells those tables apart
+
+
+@pytest.mark.parametrize("hours", [1, 3, 4.5, 8, 24, 24 * 30])
+def test_a_round_long_overdue_without_a_game_seen_still_gets_a_forecast(hours):
+    """Paper tables only, the round started hours ago (a demo loaded the next day, a beamer
+    left on): the forecast is an end soon after now, found in a bounded search (its
+    distribution once reached its median only in the limit, and the search never ended)."""
+    from datetime import UTC, datetime, timedelta
+
+    from charity.pace import Forecast, RoundClock, TableClock, forecast
+
+    started = datetime(2026, 11, 27, 20, 9, tzinfo=UTC)
+    tables = tuple(TableClock(n, 12, players=(3 * n, 3 * n + 1, 3 * n + 2)) for n in range(1, 17))
+    rounds = [
+        RoundClock(1, started - timedelta(hours=2), tuple(
+            TableClock(t.number, 12, finished_at=started - timedelta(minutes=70), players=t.players)
+            for t in tables
+        )),
+        RoundClock(2, started, tables),
+    ]  # fmt: skip
+    now = started + timedelta(hours=hours)
+    answers: list[object] = []
+    worker = threading.Thread(target=lambda: answers.append(forecast(rounds, now)), daemon=True)
+    worker.start()
+    worker.join(60)  # a forecast takes milliseconds; without an end it would hang the suite
+    assert answers, "the forecast did not end"
+    result = answers[0]
+    assert isinstance(result, Forecast) and result.round == 2
+    assert now <= result.round_end <= now + timedelta(hours=2)
