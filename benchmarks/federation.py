@@ -37,7 +37,6 @@ import sys
 import threading
 import time
 import uuid
-from collections import Counter
 from multiprocessing.connection import Connection
 from pathlib import Path
 from urllib.parse import quote
@@ -51,6 +50,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import _machine as machine  # noqa: E402
 import load  # noqa: E402
+from _phone_loop import Figures, get, page_run, pause_until, session  # noqa: E402
 
 from tests import hall_server  # noqa: E402
 
@@ -109,51 +109,12 @@ print(json.dumps(out))
 """
 
 
-class Figures:
-    """What one app server answered the phones (made in the phones' process, see ``phones``)."""
-
-    def __init__(self) -> None:
-        self.pages: list[float] = []
-        self.openings: list[float] = []  # the table phones' first page, during the warm-up
-        self.games: list[float] = []
-        self.errors: list[str] = []
-        self.kinds: Counter[str] = Counter()
-        self.acked_games: dict[int, int] = {}  # table -> games the server acknowledged
-
-    def error(self, text: str) -> None:
-        self.errors.append(text[:240])
-
-
-async def get(
-    http: aiohttp.ClientSession, url: str, figures: Figures, headers: dict[str, str] | None = None
-) -> str | None:
-    began = time.perf_counter()
-    try:
-        async with http.get(url, headers=headers) as reply:
-            body = await reply.text()
-            status, kind = reply.status, reply.headers.get("X-Binokel-Page", "not kept")
-    except (TimeoutError, aiohttp.ClientError) as exc:
-        figures.error(f"{url}: {exc!r}")
-        return None
-    figures.pages.append(time.perf_counter() - began)
-    figures.kinds[kind] += 1
-    if status != 200:
-        figures.error(f"HTTP {status} {url}")
-    return body
-
-
-async def pause_until(moment: float) -> None:
-    await asyncio.sleep(max(0.0, moment - time.monotonic()))
-
-
 async def phone_run(base: str, slug: str, plan: dict, figures: Figures, start: float,
                     seconds: float, every: float, pace: float, warmup: float) -> None:  # fmt: skip
     """One table's phone: a game every ``pace`` minutes (the first at a random moment of the
     first such span; ``pace`` 0: its 12 games spread over the run), and all the while its
     table's state and the public standings in turn, every ``every`` seconds."""
-    async with aiohttp.ClientSession(
-        timeout=TIMEOUT, connector=one_connection(), cookie_jar=aiohttp.CookieJar(unsafe=True)
-    ) as http:
+    async with session() as http:
         link = f"{base}/tisch/{plan['token']}/"
         rng = random.Random(plan["table"])
         # the table sits down: its phone opens the link during the warm-up before the clock
@@ -223,42 +184,6 @@ async def phone_run(base: str, slug: str, plan: dict, figures: Figures, start: f
         await poll_until(math.inf)
 
 
-async def player_run(base: str, token: str, figures: Figures, start: float, seconds: float,
-                     every: float) -> None:  # fmt: skip
-    """A player keeping their own page open: asked again every ``every`` seconds with the ETag
-    of what the page holds, as the page's script does."""
-    async with aiohttp.ClientSession(
-        timeout=TIMEOUT, connector=one_connection(), cookie_jar=aiohttp.CookieJar(unsafe=True)
-    ) as http:
-        at = start + random.Random(token).uniform(0, every)
-        etag = ""
-        while at < start + seconds:
-            await pause_until(at)
-            began = time.perf_counter()
-            url = f"{base}/p/{token}/"
-            try:
-                async with http.get(url, headers={"If-None-Match": etag} if etag else None) as r:
-                    await r.read()
-                    status, kind = r.status, r.headers.get("X-Binokel-Page", "not kept")
-                    etag = r.headers.get("ETag", etag)
-            except (TimeoutError, aiohttp.ClientError) as exc:
-                figures.error(f"{url}: {exc!r}")
-            else:
-                figures.pages.append(time.perf_counter() - began)
-                figures.kinds[kind] += 1
-                if status not in (200, 304):
-                    figures.error(f"HTTP {status} {url}")
-            at += every
-
-
-TIMEOUT = aiohttp.ClientTimeout(total=60)
-
-
-def one_connection() -> aiohttp.TCPConnector:
-    """A phone holds one connection (kept alive), as a browser tab does for its polls."""
-    return aiohttp.TCPConnector(limit=1)
-
-
 def run_phones(evenings: list[dict], bases: list[str], start: float, warmup: float,
                args: argparse.Namespace, out: Connection) -> None:  # fmt: skip
     """The process of every phone: one event loop, so that the phones do not take the cores
@@ -273,8 +198,8 @@ def run_phones(evenings: list[dict], bases: list[str], start: float, warmup: flo
                 tasks.append(phone_run(bases[s], evening["slug"], plan, figures[s], start,
                                        args.seconds, args.every, args.pace, warmup))  # fmt: skip
             for token in evening["tokens"]:
-                tasks.append(player_run(bases[s], token, figures[s], start, args.seconds,
-                                        args.every))  # fmt: skip
+                tasks.append(page_run((f"{bases[s]}/p/{token}/",), args.every, figures[s], start,
+                                      args.seconds))  # fmt: skip
         await asyncio.gather(*tasks)
         return figures
 
@@ -395,9 +320,7 @@ def main() -> None:
             sys.exit(f"the phones' process gave no figures (exit code {phone_process.exitcode})")
         figures = []
         for held in mine.recv():
-            f = Figures()
-            vars(f).update(held)
-            figures.append(f)
+            figures.append(Figures.from_dict(held))
         phone_process.join()
         elapsed = time.monotonic() - start + warmup
         cpu = [
