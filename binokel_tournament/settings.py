@@ -242,8 +242,9 @@ else:
             # diskcache's Django backend: SQLite files in the data folder that every worker
             # process shares; it evicts a few entries per write when full. Django's own file
             # cache lists its whole folder on every write once it holds MAX_ENTRIES (a hall of
-            # players' pages: a quarter of the server's time went into that listing).
-            "BACKEND": "diskcache.DjangoCache",
+            # players' pages: a quarter of the server's time went into that listing). Its SQLite
+            # connections stay open across requests (services/server/laptop_cache.py).
+            "BACKEND": "binokel_tournament.services.server.laptop_cache.LaptopCache",
             "LOCATION": str(DATA_DIR / "cache"),
             "TIMEOUT": 300,
             "SHARDS": 4,

@@ -146,7 +146,8 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            with public_names():  # names without consent show as "Startnummer 17"
+            # names without consent show as "Startnummer 17"; each generation read once
+            with public_names(), public_cache.one_reading():
                 return serve(request, *args, **kwargs)
 
         def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:

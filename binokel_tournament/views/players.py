@@ -12,10 +12,10 @@ from django.utils.http import content_disposition_header
 
 from ..exports import ExportError, ExportOptions
 from ..exports.pdf import CertificatesExporter
-from ..models import Competition, Entrant, PersonalLink, Tournament
+from ..models import Competition, Entrant, PersonalLink, Series, Tournament
 from ..pages import competition_figures, personal_page
 from ..services.evening import pace, players
-from ..services.money.series import my_seasons
+from ..services.money.series import entrant_cups, my_seasons
 from ..services.server import public_cache
 from ..services.server.cache_guard import cache
 from .cached import Shows, public_page
@@ -35,16 +35,19 @@ class _Whose:
     competition: Competition
     entrant: Entrant
     tables: tuple[int, ...]
-    cups: bool  # the evening counts in a cup (the page shows the season)
+    cups: tuple[Series, ...]  # the cups the evening counts in (the page shows the seasons)
+
+
+_recent = public_cache.Recent(5000)  # a hall's players' links, in this process
 
 
 def _whose(token: str) -> _Whose | None:
-    key = f"binokel:personal:{token}:{public_cache.generation()}"
-    kept = cache.get(key)
+    key = f"binokel:personal:2:{token}:{public_cache.generation()}"  # 2: cups as a tuple
+    kept = _recent.get(key) or cache.get(key)
     if kept is None:
         link = (
             PersonalLink.objects.filter(token=token)
-            .select_related("entrant__competition__tournament")
+            .select_related("entrant__competition__tournament", "entrant__tournament")
             .first()
         )
         whose = None
@@ -55,10 +58,11 @@ def _whose(token: str) -> _Whose | None:
                 entrant.competition,
                 entrant,
                 tuple(sorted(set(entrant.seats.values_list("table_id", flat=True)))),
-                entrant.competition.tournament.series.exists(),
+                tuple(entrant_cups(entrant)),
             )
         kept = (whose,)
         cache.set(key, kept, LINK_SECONDS)
+    _recent.put(key, kept)
     return kept[0]
 
 
@@ -84,7 +88,7 @@ def _shows(token: str = "", **kwargs: Any) -> Shows:
     )
     parts = [("standing", standing)]
     if whose.cups:
-        seasons = my_seasons(whose.entrant)
+        seasons = my_seasons(whose.entrant, whose.cups)
         parts.append(("seasons", render_to_string("public/_my_seasons.html", {"seasons": seasons})))
     return Shows(scopes, repr(figures.current), tuple(parts))
 

@@ -188,7 +188,7 @@ def test_with_redis_the_pages_are_kept_and_renewed_the_same_way(client, evening,
 @pytest.mark.parametrize(
     ("variable", "backend"),
     [
-        ("", "DjangoCache"),
+        ("", "LaptopCache"),
         ("CACHE_URL=redis://127.0.0.1:6379/15", "RedisCache"),
         ("REDIS_URL=redis://127.0.0.1:6379/15", "RedisCache"),
     ],
@@ -303,7 +303,7 @@ def test_the_laptops_cache_keeps_generations_across_processes(tmp_path):
     location = str(tmp_path / "cache")
     config = {
         "default": {
-            "BACKEND": "diskcache.DjangoCache",
+            "BACKEND": "binokel_tournament.services.server.laptop_cache.LaptopCache",
             "LOCATION": location,
             "SHARDS": 4,
             "DATABASE_TIMEOUT": 0.25,
@@ -338,3 +338,48 @@ cache.set("from-the-other", "kept", None)
         for n in range(3000):  # beyond the size limit: the oldest go, a few per write
             cache.set(f"binokel:page:{n}", b"x" * 1000, 600)
         assert cache.get("binokel:page:2999") == b"x" * 1000
+
+
+def test_the_laptops_cache_keeps_its_connections_across_requests(tmp_path, monkeypatch):
+    """Django closes every cache at the end of a request; the laptop's cache keeps its SQLite
+    connections open (reopening them cost three more SQL statements per read), and reads
+    what another worker wrote meanwhile."""
+    import diskcache
+    from django.core.signals import request_finished
+    from django.test import override_settings
+
+    from binokel_tournament.services.server.laptop_cache import LaptopCache
+
+    closed: list[str] = []
+    close = diskcache.Cache.close
+
+    def counted(shard: diskcache.Cache) -> None:
+        closed.append(shard.directory)
+        close(shard)
+
+    monkeypatch.setattr(diskcache.Cache, "close", counted)
+    config = {
+        "default": {
+            "BACKEND": "binokel_tournament.services.server.laptop_cache.LaptopCache",
+            "LOCATION": str(tmp_path / "cache"),
+            "SHARDS": 2,
+        }
+    }
+    with override_settings(CACHES=config):
+        from django.core.cache import caches
+
+        laptop = caches["default"]
+        assert isinstance(laptop, LaptopCache)
+        laptop.set("k", "before", None)
+        laptop.get("other shard")
+        closed.clear()  # diskcache closes as it opens a shard for a process
+        request_finished.send(sender=None)  # the end of a request: Django closes the caches
+        assert closed == []
+        assert laptop.get("k") == "before"
+        other = LaptopCache(str(tmp_path / "cache"), {"SHARDS": 2})  # another worker
+        other.set("k", "after", None)
+        assert laptop.get("k") == "after"
+        closed.clear()
+        laptop.close_connections()
+        assert len(closed) == 2  # its two shards
+        other.close_connections()

@@ -125,13 +125,22 @@ def _key(slug: str) -> str:
     return f"binokel:pace:{slug}:{public_cache.generation()}"
 
 
+_recent = public_cache.Recent(100)  # the forecasts this process read last, by key
+
+
 def _kept(slug: str, make: Callable[[], Tournament | None]) -> Forecast | None:
     """The one kept forecast of the tournament ``slug`` while it is younger than
     ``KEEP_SECONDS``, else made anew now (from the tournament ``make`` loads)."""
     key = _key(slug)
-    kept = cache.get(key)
     now = _now()
+    # the forecast this process read last, while it is young enough: every process takes the
+    # same one from the cache until then, and none makes a new one before (a forecast of a
+    # full hall is some 20 KB to unpickle, for every page served with it)
+    kept = _recent.get(key)
+    if kept is None or now - kept[0] >= timedelta(seconds=KEEP_SECONDS):
+        kept = cache.get(key)
     if kept is not None and now - kept[0] < timedelta(seconds=KEEP_SECONDS):
+        _recent.put(key, kept)
         return kept[1]
     renewing = kept is not None
     if renewing and not cache.add(key + ":making", 1, KEEP_SECONDS):
@@ -142,6 +151,7 @@ def _kept(slug: str, make: Callable[[], Tournament | None]) -> Forecast | None:
             return None
         result = forecast(round_clocks(tournament), now, plan_of(tournament))
         cache.set(key, (now, result), KEEP_SECONDS * 3)
+        _recent.put(key, (now, result))
     finally:
         if renewing:
             cache.delete(key + ":making")

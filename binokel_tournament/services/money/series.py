@@ -8,7 +8,7 @@ entrant needs REGISTER in its tournament."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -658,15 +658,21 @@ def _season(series: Series) -> Season:
     return public_cache.kept_or_previous(key, make, SEASON_SECONDS, f"season:{series.pk}")
 
 
-def my_seasons(entrant: Entrant) -> list[MySeason]:
+def entrant_cups(entrant: Entrant) -> list[Series]:
+    """The cups an entrant's evening counts in, in the entrant's mode."""
+    return list(entrant.tournament.series.filter(mode=entrant.competition.mode))
+
+
+def my_seasons(entrant: Entrant, cups: Sequence[Series] | None = None) -> list[MySeason]:
     """The cups of an entrant's evening that they play in: each evening's place and value,
-    what counts (best n of m), the total and the place so far."""
+    what counts (best n of m), the total and the place so far. ``cups``: the evening's cups in
+    the entrant's mode (``entrant_cups``), if the caller holds them already."""
     if entrant.player_id is None:
         return []
     pairs = entrant.competition.mode == Mode.PAIRS
     today = timezone.localdate()
     out = []
-    for series in entrant.tournament.series.filter(mode=entrant.competition.mode):
+    for series in entrant_cups(entrant) if cups is None else cups:
         tournaments, evenings, person, rows = _season(series)
         key = evening_key(entrant, pairs, person)
         row = rows.get(key)

@@ -98,7 +98,7 @@ def generation(*scopes: str) -> str:
     time has come."""
     keys = [_key(scope) for scope in ("", *scopes)]
     held = [_key(scope) for scope in scopes if _held_back(scope)]
-    found = cache.get_many(keys + [k + PENDING for k in held] + [k + SINCE for k in held])
+    found = _read(keys + [k + PENDING for k in held] + [k + SINCE for k in held])
     due = {
         key: found[key + PENDING]
         for key in held
@@ -108,6 +108,7 @@ def generation(*scopes: str) -> str:
     if due:
         _publish(due)
         found.update(due)
+        _noted({**due, **{key + PENDING: None for key in due}})
     parts = []
     for key in keys:
         value = found.get(key)
@@ -115,8 +116,46 @@ def generation(*scopes: str) -> str:
             value = uuid.uuid4().hex
             if not cache.add(key, value, None):  # another worker was first
                 value = cache.get(key) or value
+            _noted({key: value})
         parts.append(str(value))
     return ".".join(parts)
+
+
+_reading = threading.local()  # within ``one_reading``: the generations' keys read so far
+
+
+@contextmanager
+def one_reading() -> Iterator[None]:
+    """Within, each generation is read from the cache once: a public page's key, its parts
+    and the figures they come from (a player's page asks for five sets of generations) see
+    the same generations, at one cache round trip each, not one per question."""
+    if getattr(_reading, "found", None) is not None:  # inside another: that one holds them
+        yield
+        return
+    _reading.found = {}
+    try:
+        yield
+    finally:
+        _reading.found = None
+
+
+def _read(keys: list[str]) -> dict[str, Any]:
+    """``cache.get_many(keys)``, within ``one_reading`` each key from the cache once."""
+    found: dict[str, Any] | None = getattr(_reading, "found", None)
+    if found is None:
+        return cache.get_many(keys)
+    missing = [key for key in keys if key not in found]
+    if missing:
+        got = cache.get_many(missing)
+        found.update({key: got.get(key) for key in missing})
+    return {key: found[key] for key in keys if found[key] is not None}
+
+
+def _noted(values: dict[str, Any]) -> None:
+    """What this request wrote of the generations, for the rest of its ``one_reading``."""
+    found: dict[str, Any] | None = getattr(_reading, "found", None)
+    if found is not None:
+        found.update(values)
 
 
 T = TypeVar("T")
@@ -155,6 +194,25 @@ def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
     finally:
         cache.delete(key + ":making")
     return made
+
+
+class Recent:
+    """What this process read last under keys that hold their own generation (a new change,
+    a new key): such a key's value never changes, so it is read from the cache (and
+    unpickled) once per process, not once per request. At most ``size`` keys are held; then
+    they are forgotten all at once (they are read again from the cache)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.held: dict[str, Any] = {}
+
+    def get(self, key: str) -> Any:
+        return self.held.get(key)
+
+    def put(self, key: str, value: Any) -> None:
+        if len(self.held) >= self.size:
+            self.held = {}
+        self.held[key] = value
 
 
 _previous: dict[str, tuple[str, Any]] = {}  # per slot: the key and value this process had last
