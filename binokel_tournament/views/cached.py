@@ -11,6 +11,7 @@ read from the cache, no bytes sent (``live.js`` asks that way every few seconds)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -68,14 +69,18 @@ class Shows:
     def fill(self, content: bytes) -> bytes:
         """``content`` with the parts of now in place."""
         for name, html in self.parts:
-            part = re.compile(
-                rb"<!--binokel-part:" + re.escape(name.encode()) + rb"-->.*?<!--/binokel-part:"
-                + re.escape(name.encode()) + rb"-->",
-                re.DOTALL,
-            )  # fmt: skip
             now = html.encode()
-            content = part.sub(lambda _match: now, content, count=1)  # noqa: B023 - used at once
+            content = _part(name).sub(lambda _match: now, content, count=1)  # noqa: B023
         return content
+
+
+@functools.cache
+def _part(name: str) -> re.Pattern[bytes]:
+    """Where the part ``name`` sits in a page (compiled once per name)."""
+    mark = re.escape(name.encode())
+    return re.compile(
+        rb"<!--binokel-part:" + mark + rb"-->.*?<!--/binokel-part:" + mark + rb"-->", re.DOTALL
+    )
 
 
 Scopes = Callable[..., "tuple[str, ...] | Shows"]

@@ -383,3 +383,42 @@ def test_the_laptops_cache_keeps_its_connections_across_requests(tmp_path, monke
         laptop.close_connections()
         assert len(closed) == 2  # its two shards
         other.close_connections()
+
+
+def test_one_request_reads_each_generation_once_and_sees_one_state():
+    """Within a request (``one_reading``) a page's key, its parts and the figures they come
+    from read the generations once: a change noted meanwhile by another worker shows from
+    the next request on, never half-way through this one."""
+    scope, other = (
+        public_cache.tournament_scope("abend"),
+        public_cache.competition_scope("abend", Mode.SINGLES),
+    )
+    before = public_cache.generation(scope)
+    reads: list[list[str]] = []
+    real = cache.get_many
+
+    def counted(keys, *args, **kwargs):
+        reads.append(list(keys))
+        return real(keys, *args, **kwargs)
+
+    with public_cache.one_reading():
+        cache.get_many = counted  # type: ignore[method-assign]
+        try:
+            assert public_cache.generation(scope) == before
+            public_cache.changed(scope)  # another worker's change, meanwhile
+            assert public_cache.generation(scope) == before
+            assert public_cache.generation(scope, other).startswith(before + ".")
+        finally:
+            del cache.get_many
+    # the second and third question: only the other scope's keys are read, once
+    assert [public_cache._key(scope) in keys for keys in reads] == [True, False]
+    assert public_cache.generation(scope) != before  # the next request sees it
+
+
+def test_a_value_under_its_own_generation_is_read_once_per_process():
+    recent = public_cache.Recent(2)
+    recent.put("binokel:x:1", "a")
+    recent.put("binokel:y:1", "b")
+    assert (recent.get("binokel:x:1"), recent.get("binokel:y:1")) == ("a", "b")
+    recent.put("binokel:x:2", "c")  # beyond its size: the others are forgotten
+    assert (recent.get("binokel:x:1"), recent.get("binokel:x:2")) == (None, "c")
