@@ -267,10 +267,22 @@ def page(request: HttpRequest, table: Table) -> HttpResponse:
 
 @never_cache
 @require_GET
-@table_link
-def state(request: HttpRequest, table: Table) -> HttpResponse:
+def state(request: HttpRequest, token: str) -> HttpResponse:
     """The table's state; ``?since=STAMP`` (the ``stamp`` of the state the phone shows) gets a
-    short "unchanged" while nothing the phone shows has changed (its regular poll)."""
+    short "unchanged" while nothing the phone shows has changed (its regular poll, every few
+    seconds from every table: answered from the stamp's values alone, within the link's rate
+    limit; anything else, a changed state or a link that opens nothing, as the table's page)."""
+    since = request.GET.get("since")
+    polled = table_entry.polled_stamp(token) if since else None
+    if polled is not None and polled[1] == since:
+        limit, window = settings.TABLE_LINK_LIMIT, settings.TABLE_LINK_WINDOW
+        if allow(f"table:{polled[0]}", limit, window):
+            return JsonResponse({"ok": True, "unchanged": True})
+    return _state(request, token)
+
+
+@table_link
+def _state(request: HttpRequest, table: Table) -> HttpResponse:
     require_started(table.round)
     if request.GET.get("since") == table_entry.phone_stamp(table):
         return JsonResponse({"ok": True, "unchanged": True})

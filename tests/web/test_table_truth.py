@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from binokel_tournament.models import AuditLog, Game, ScoreSheet, TableEntry, TableKind
@@ -252,14 +254,36 @@ def test_a_desk_save_starts_its_round_by_itself_audited(seated, orga):
     assert lock.user.username == "orga" and lock.after["locked"] is True
 
 
-def test_the_phone_polls_cheaply_until_something_changes(client, seated, orga):
+def test_the_phone_polls_cheaply_until_something_changes(client, desk_client, seated, orga):
+    """The phone's poll, every few seconds from every table, is answered from one query of
+    the stamp's values while nothing changed; a game, a help call and the desk's answer to
+    it each move the stamp, and the next poll gets the new state."""
     table = three_table(seated)
+
+    def poll(since: str) -> dict:
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.get(url(table, "state") + f"?since={since}")
+        if answer.json().get("unchanged"):
+            assert len(queries) == 1, [q["sql"] for q in queries]
+        return answer.json()
+
     first = state(client, table)
-    quiet = client.get(url(table, "state") + f"?since={first['stamp']}").json()
-    assert quiet == {"ok": True, "unchanged": True}
+    assert poll(first["stamp"]) == {"ok": True, "unchanged": True}
     send(client, table, 1)
-    moved = client.get(url(table, "state") + f"?since={first['stamp']}").json()
+    moved = poll(first["stamp"])
     assert moved["state"]["entered"] == 1
+    assert poll(moved["state"]["stamp"]) == {"ok": True, "unchanged": True}
+    assert post(client, table, "call", {}).status_code == 200
+    called = poll(moved["state"]["stamp"])["state"]
+    assert called["help"] and poll(called["stamp"])["unchanged"]
+    coming = reverse("desk:table_help_coming", args=[seated.slug, table.pk])
+    assert desk_client.post(coming).status_code == 302
+    assert poll(called["stamp"])["state"]["help_coming"]
+    dead = client.get(
+        reverse("table:state", args=["x" * 22]) + f"?since={called['stamp']}",
+        headers={"Accept": "application/json"},
+    )
+    assert dead.status_code == 404 and dead.json()["ok"] is False
 
 
 def test_a_help_call_is_acknowledged_by_the_desk(client, desk_client, seated):

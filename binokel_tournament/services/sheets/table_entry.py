@@ -318,19 +318,43 @@ def phone_stamp(table: Table) -> str:
     status, the table's seat check, confirmation and call): equal stamps, nothing new."""
     sheet: ScoreSheet | None = getattr(table, "sheet", None)
     entry: TableEntry | None = getattr(table, "entry", None)
-    parts = (
+    return _stamp(
         (sheet.version, sheet.status) if sheet is not None else None,
-        (
-            entry.seats_checked_at,
-            entry.confirmed_at,
-            entry.help_requested_at,
-            entry.help_acknowledged_at,
-        )
-        if entry is not None
-        else None,
+        tuple(getattr(entry, name) for name in _STAMPED) if entry is not None else None,
         table.round.tournament.table_entry,
     )
+
+
+_STAMPED = ("seats_checked_at", "confirmed_at", "help_requested_at", "help_acknowledged_at")
+
+
+def _stamp(sheet: tuple[int, str] | None, entry: tuple[Any, ...] | None, open_: bool) -> str:
+    parts = ((sheet[0], str(sheet[1])) if sheet is not None else None, entry, open_)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def polled_stamp(token: str) -> tuple[int, str] | None:
+    """For a phone's regular poll (``?since=``): the table's id and its ``phone_stamp``,
+    read as plain values in one query (not the table with its round, tournament, sheet and
+    seats, which cost a hall of polling phones most of their answer); None unless the link
+    opens a table of a started round (the table's page then says why)."""
+    if not token:
+        return None
+    fields = ("sheet__version", "sheet__status") + tuple(f"entry__{n}" for n in _STAMPED)
+    rows = list(
+        Table.objects.filter(entry_token=token, round__locked=True)
+        .order_by()
+        .values_list("pk", "round__tournament__table_entry", "sheet__pk", "entry__pk", *fields)
+        [:1]
+    )  # fmt: skip
+    if not rows or not rows[0][1]:
+        return None
+    pk, open_, sheet, entry, version, status, *stamped = rows[0]
+    return pk, _stamp(
+        (version, status) if sheet is not None else None,
+        tuple(stamped) if entry is not None else None,
+        open_,
+    )
 
 
 def phone_state(table: Table, evaluation: SheetEvaluation | None = None) -> dict[str, Any]:
