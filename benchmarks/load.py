@@ -147,6 +147,8 @@ def desk_run(desk, slug, tables, variants, stats, deadline, number, think) -> No
             for entries, confirm in steps:
                 if think:  # the desk types (much faster than a person would)
                     time.sleep(rng.uniform(0.5, 1.5) * think)
+                    if time.monotonic() >= deadline:  # no save after the end of the run
+                        return
                 try:
                     version, token = desk.open_sheet(path)
                     start = time.perf_counter()

@@ -169,7 +169,14 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                 unchanged = HttpResponseNotModified()
                 unchanged["X-Binokel-Page"] = "unchanged"
                 return _validated(unchanged, etag)
-            kept = cache.get(key) or public_cache.made_elsewhere(key)
+            kept = cache.get(key)
+            if kept is None and not cache.add(key + MAKING, 1, public_cache.MAKING_SECONDS):
+                # another request is making this page: the one before it, at once, rather
+                # than wait (its ETag is that page's: the next poll gets the new one)
+                previous = _previous(request)
+                if previous is not None:
+                    return _serve(request, previous, shows, "previous")
+                kept = public_cache.made_elsewhere(key)
             if kept is None:
                 setattr(request, FLAG, True)
                 try:
@@ -180,6 +187,7 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                             (response.content, response["Content-Type"]),
                             settings.PUBLIC_CACHE_SECONDS,
                         )
+                        cache.set(_last_key(request), key, settings.PUBLIC_CACHE_SECONDS)
                         response["X-Binokel-Page"] = "made"
                         slug = _pace_slug(response.content)
                         if slug is not None:
@@ -187,20 +195,44 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                         response.content = shows.fill(response.content)
                         _validated(response, etag_of(key, _forecast_tag(slug) + shows.tag()))
                 finally:
-                    cache.delete(key + ":making")
+                    cache.delete(key + MAKING)
                 return _personal(request, response)
-            content, content_type = kept
-            slug = _pace_slug(content)
-            if slug is not None and cache.get(key + PACE_OF) is None:  # kept apart, lost
-                cache.set(key + PACE_OF, slug, settings.PUBLIC_CACHE_SECONDS)
-            response = HttpResponse(shows.fill(_with_forecast(content)), content_type=content_type)
-            response["X-Binokel-Page"] = "kept"
-            etag = etag_of(key, _forecast_tag(slug) + shows.tag())
-            return _personal(request, _validated(response, etag))
+            return _serve(request, (key, *kept), shows, "kept")
 
         return wrapped
 
     return decorate
+
+
+MAKING = ":making"
+
+
+def _serve(
+    request: HttpRequest, kept: tuple[str, bytes, str], shows: Shows, kind: str
+) -> HttpResponse:
+    """The page kept under ``kept[0]``, with the forecast and parts of now."""
+    key, content, content_type = kept
+    slug = _pace_slug(content)
+    if slug is not None and cache.get(key + PACE_OF) is None:  # kept apart, lost
+        cache.set(key + PACE_OF, slug, settings.PUBLIC_CACHE_SECONDS)
+    response = HttpResponse(shows.fill(_with_forecast(content)), content_type=content_type)
+    response["X-Binokel-Page"] = kind
+    etag = etag_of(key, _forecast_tag(slug) + shows.tag())
+    return _personal(request, _validated(response, etag))
+
+
+def _last_key(request: HttpRequest) -> str:
+    """Where the key of the last page made for this address and language is noted."""
+    raw = f"{translation.get_language() or ''}|{request.get_full_path()}"
+    return "binokel:last:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _previous(request: HttpRequest) -> tuple[str, bytes, str] | None:
+    """The last page made for this address and language, while it is kept (one change
+    older than the one being made)."""
+    key = cache.get(_last_key(request))
+    kept = cache.get(key) if key else None
+    return (key, *kept) if kept is not None else None
 
 
 PACE_OF = ":pace"  # beside a kept page: the tournament whose forecast it shows

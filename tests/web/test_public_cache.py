@@ -67,6 +67,38 @@ def test_a_public_page_is_made_once_and_kept_until_what_it_shows_changes(client,
     assert client.get(url)[KEPT] == "kept"
 
 
+def test_while_another_request_makes_the_new_page_a_phone_gets_the_one_before_at_once(
+    client, evening, monkeypatch
+):
+    """A hall of phones asks the moment a result changes the standings. While one request
+    makes the new page, the others get the page before it at once (under its own ETag, so
+    their next poll gets the new one), rather than all waiting for it; with no page before,
+    they wait for the new one."""
+    t, table, orga = evening
+    t.show_interim = False
+    t.save()
+    url = standings_url(t)
+    save_sheet(table, full_three_table(3), orga, expected_version=0)  # the round starts
+    before = client.get(url)
+    assert before[KEPT] == "made"
+    save_sheet(table, full_three_table(), orga, expected_version=1, confirm=True)
+    from binokel_tournament.services.server import cache_guard
+
+    add = cache_guard.cache.add
+
+    def someone_else_makes(key, *args, **kwargs):
+        return False if key.endswith(":making") else add(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache_guard.cache, "add", someone_else_makes)
+    meanwhile = client.get(url)
+    assert meanwhile[KEPT] == "previous" and page(meanwhile) == page(before)
+    assert meanwhile["ETag"] == before["ETag"] and meanwhile["Cache-Control"] == "no-cache"
+    monkeypatch.undo()  # the other request is done (or gave up)
+    after = client.get(url, headers={"If-None-Match": meanwhile["ETag"]})
+    assert after.status_code == 200 and after[KEPT] == "made"
+    assert page(after) != page(before) and after["ETag"] != before["ETag"]
+
+
 def test_every_public_page_of_a_tournament_is_kept_and_renewed(client, evening):
     t, table, orga = evening
     urls = [

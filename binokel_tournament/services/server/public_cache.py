@@ -6,8 +6,11 @@ in Django's cache framework under a key that holds a *generation*: a random toke
 change the public pages show replaces. A page is never older than the last committed change:
 the generation is read before the page is made, and a change replaces it (also) after its
 transaction has committed, so a page kept under the current generation was made after every
-change before it. The cache is the one in ``CACHES`` (settings): a file cache in the data
-folder that all the hall server's workers share, or Redis when ``CACHE_URL``/``REDIS_URL`` is
+change before it. One exception, for a hall of phones asking at once after a change: while
+one request makes the new page, the others get the page made before it at once, under that
+page's own ETag (views/cached.py), so their next poll gets the new one. The cache is the one in
+``CACHES`` (settings): diskcache's SQLite files in the data folder that all the hall server's
+workers share (services/server/laptop_cache.py), or Redis when ``CACHE_URL``/``REDIS_URL`` is
 set. It is a helper: when it fails, pages are made fresh (services/server/cache_guard.py).
 
 What changes the generation:
@@ -162,11 +165,14 @@ T = TypeVar("T")
 WAIT_SECONDS = 10.0  # how long a request waits for another that makes the same thing
 
 
+MAKING_SECONDS = int(WAIT_SECONDS) + 1  # how long a claim to make something holds at most
+
+
 def made_elsewhere(key: str) -> Any:
     """None when this request is to make what ``key`` keeps (nobody else is making it, or the
     other took too long); otherwise what the other request made meanwhile. A hall of phones
     asking at once after a change has it made once, not once per phone."""
-    if cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+    if cache.add(key + ":making", 1, MAKING_SECONDS):
         return None
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
@@ -176,7 +182,7 @@ def made_elsewhere(key: str) -> Any:
             return kept
         if cache.get(key + ":making") is None:  # the other gave up (an error): make it here
             break
-    cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1)
+    cache.add(key + ":making", 1, MAKING_SECONDS)
     return None
 
 
@@ -231,7 +237,7 @@ def kept_or_previous(key: str, make: Callable[[], T], seconds: int, slot: str) -
     if kept is None:
         if held is None:
             kept = kept_or_made(key, make, seconds)
-        elif not cache.add(key + ":making", 1, int(WAIT_SECONDS) + 1):
+        elif not cache.add(key + ":making", 1, MAKING_SECONDS):
             return held[1]  # being made elsewhere
         else:
             try:
