@@ -21,6 +21,7 @@ class Figures:
     def __init__(self) -> None:
         self.pages: list[float] = []
         self.openings: list[float] = []  # the table phones' first page, during the warm-up
+        self.firsts: list[float] = []  # of ``pages``: each phone's first request of a page
         self.games: list[float] = []
         self.errors: list[str] = []
         self.kinds: Counter[str] = Counter()
@@ -95,6 +96,8 @@ async def page_run(
                 figures.error(f"{url}: {exc!r}")
             else:
                 figures.pages.append(time.perf_counter() - began)
+                if polls < len(urls):
+                    figures.firsts.append(figures.pages[-1])
                 figures.kinds[kind] += 1
                 if status not in (200, 304):
                     figures.error(f"HTTP {status} {url}")

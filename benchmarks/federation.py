@@ -334,7 +334,8 @@ def main() -> None:
     for n, (f, d) in enumerate(zip(figures, desk_stats, strict=True), start=1):
         errors = f.errors + d.errors
         print(
-            f"app server {n}: pages {ms(f.pages)} (kept {f.kinds['kept']}, made "
+            f"app server {n}: pages {ms(f.pages)} (kept {f.kinds['kept']}, the one before "
+            f"{f.kinds['previous']}, made "
             f"{f.kinds['made']}, unchanged {f.kinds['unchanged']}); phones' games "
             f"{ms(f.games)}; desk saves {ms(d.latencies)}; the table phones' first page "
             f"(during the warm-up of {warmup:.0f} s) {ms(f.openings)}; "

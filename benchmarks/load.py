@@ -146,9 +146,10 @@ def desk_run(desk, slug, tables, variants, stats, deadline, number, think) -> No
                 steps.insert(0, (draft, False))
             for entries, confirm in steps:
                 if think:  # the desk types (much faster than a person would)
-                    time.sleep(rng.uniform(0.5, 1.5) * think)
-                    if time.monotonic() >= deadline:  # no save after the end of the run
+                    pause = rng.uniform(0.5, 1.5) * think
+                    if time.monotonic() + pause >= deadline:  # no save after the end of the run
                         return
+                    time.sleep(pause)
                 try:
                     version, token = desk.open_sheet(path)
                     start = time.perf_counter()

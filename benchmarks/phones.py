@@ -192,7 +192,16 @@ def main() -> None:
         f"p50 {statistics.median(ms) if ms else float('nan'):.0f} ms, "
         f"p95 {percentile(ms, 0.95):.0f} ms, max {max(ms) if ms else float('nan'):.0f} ms; "
         f"errors: {len(errors)}; unchanged (304): {kinds['unchanged']}, pages "
-        f"kept: {kinds['kept']}, made: {kinds['made']}"
+        f"kept: {kinds['kept']}, the one before while another made it: {kinds['previous']}, "
+        f"made: {kinds['made']}"
+    )
+    later = [x * 1000 for x in others.pages + own_pages.pages]
+    for first in others.firsts + own_pages.firsts:
+        later.remove(first * 1000)
+    print(
+        f"  after each phone's first request of its pages (those made the page for a new "
+        f"server, {len(ms) - len(later)} of them): p50 {statistics.median(later):.0f} ms, "
+        f"p95 {percentile(later, 0.95):.0f} ms"
     )
     own = [x * 1000 for x in own_pages.pages]
     if own:
