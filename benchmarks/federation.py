@@ -238,6 +238,11 @@ def main() -> None:
         "12 games within the run (a round in three minutes, a stress test)",
     )
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a save")
+    parser.add_argument(
+        "--no-file-backups",
+        action="store_true",
+        help="BACKUP_AUTO=0: the hosted set-up where pg_dump is the backup (docs/operations.md)",
+    )
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=None, help="per app server")
     args = parser.parse_args()
@@ -249,6 +254,8 @@ def main() -> None:
     redis.Redis.from_url(cache).flushdb()
     folder, url, env = load.fresh_hall("binokel-federation-")
     env["CACHE_URL"] = cache
+    if args.no_file_backups:
+        env["BACKUP_AUTO"] = "0"
     built = time.perf_counter()
     setup = SETUP.format(
         vereine=args.vereine,
@@ -266,8 +273,8 @@ def main() -> None:
         f"{phones // max(1, args.vereine)} phones each ({phones} phones in all, a poll every "
         f"{args.every:g} s, a table phone's games "
         f"{f'every {args.pace:g} min' if args.pace else '(12) spread over the run'}), "
-        f"{args.seconds:g} s; "
-        f"{machine.describe()}",
+        f"{args.seconds:g} s; desks' think time {args.think:g} s; automatic file backups "
+        f"{'off (BACKUP_AUTO=0)' if args.no_file_backups else 'on'}; {machine.describe()}",
         flush=True,
     )
     servers = []
