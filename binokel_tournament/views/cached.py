@@ -170,7 +170,8 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                 unchanged["X-Binokel-Page"] = "unchanged"
                 return _validated(unchanged, etag)
             kept = cache.get(key)
-            if kept is None and not cache.add(key + MAKING, 1, public_cache.MAKING_SECONDS):
+            making = key + public_cache.MAKING
+            if kept is None and not cache.add(making, 1, public_cache.MAKING_SECONDS):
                 # another request is making this page: the one before it, at once, rather
                 # than wait (its ETag is that page's: the next poll gets the new one)
                 previous = _previous(request)
@@ -195,16 +196,13 @@ def public_page(scopes: Scopes) -> Callable[[View], View]:
                         response.content = shows.fill(response.content)
                         _validated(response, etag_of(key, _forecast_tag(slug) + shows.tag()))
                 finally:
-                    cache.delete(key + MAKING)
+                    cache.delete(making)
                 return _personal(request, response)
             return _serve(request, (key, *kept), shows, "kept")
 
         return wrapped
 
     return decorate
-
-
-MAKING = ":making"
 
 
 def _serve(

@@ -143,7 +143,7 @@ def _kept(slug: str, make: Callable[[], Tournament | None]) -> Forecast | None:
         _recent.put(key, kept)
         return kept[1]
     renewing = kept is not None
-    if renewing and not cache.add(key + ":making", 1, KEEP_SECONDS):
+    if renewing and not cache.add(key + public_cache.MAKING, 1, KEEP_SECONDS):
         return kept[1]  # another request is making the new one: the old one until then
     try:
         tournament = make()
@@ -154,7 +154,7 @@ def _kept(slug: str, make: Callable[[], Tournament | None]) -> Forecast | None:
         _recent.put(key, (now, result))
     finally:
         if renewing:
-            cache.delete(key + ":making")
+            cache.delete(key + public_cache.MAKING)
     return result
 
 

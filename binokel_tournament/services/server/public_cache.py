@@ -165,6 +165,7 @@ T = TypeVar("T")
 WAIT_SECONDS = 10.0  # how long a request waits for another that makes the same thing
 
 
+MAKING = ":making"  # beside a key: somebody is making what it will keep
 MAKING_SECONDS = int(WAIT_SECONDS) + 1  # how long a claim to make something holds at most
 
 
@@ -172,7 +173,7 @@ def made_elsewhere(key: str) -> Any:
     """None when this request is to make what ``key`` keeps (nobody else is making it, or the
     other took too long); otherwise what the other request made meanwhile. A hall of phones
     asking at once after a change has it made once, not once per phone."""
-    if cache.add(key + ":making", 1, MAKING_SECONDS):
+    if cache.add(key + MAKING, 1, MAKING_SECONDS):
         return None
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
@@ -180,9 +181,9 @@ def made_elsewhere(key: str) -> Any:
         kept = cache.get(key)
         if kept is not None:
             return kept
-        if cache.get(key + ":making") is None:  # the other gave up (an error): make it here
+        if cache.get(key + MAKING) is None:  # the other gave up (an error): make it here
             break
-    cache.add(key + ":making", 1, MAKING_SECONDS)
+    cache.add(key + MAKING, 1, MAKING_SECONDS)
     return None
 
 
@@ -198,7 +199,7 @@ def kept_or_made(key: str, make: Callable[[], T], seconds: int) -> T:
         made = make()
         cache.set(key, made, seconds)
     finally:
-        cache.delete(key + ":making")
+        cache.delete(key + MAKING)
     return made
 
 
@@ -237,14 +238,14 @@ def kept_or_previous(key: str, make: Callable[[], T], seconds: int, slot: str) -
     if kept is None:
         if held is None:
             kept = kept_or_made(key, make, seconds)
-        elif not cache.add(key + ":making", 1, MAKING_SECONDS):
+        elif not cache.add(key + MAKING, 1, MAKING_SECONDS):
             return held[1]  # being made elsewhere
         else:
             try:
                 kept = make()
                 cache.set(key, kept, seconds)
             finally:
-                cache.delete(key + ":making")
+                cache.delete(key + MAKING)
     _previous[slot] = (key, kept)
     return kept
 
