@@ -96,8 +96,9 @@ def results_of_competition(slug: str = "", mode: str = "", **kwargs: Any) -> tup
     return (public_cache.competition_scope(slug, mode),)
 
 
-def results_of_cups(**kwargs: Any) -> tuple[str, ...]:
-    return (public_cache.SHEETS,)
+def results_of_cup(slug: str = "", **kwargs: Any) -> tuple[str, ...]:
+    """A cup's page (its standings): the counted sheets of its evenings."""
+    return (public_cache.cup_scope(slug),)
 
 
 def no_results(**kwargs: Any) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from ..services.access import (
 from ..services.errors import DeskError
 from ..services.money import district
 from ..services.money import series as service
-from .cached import public_page, results_of_cups
+from .cached import public_page, results_of_cup
 from .common import desk_tournament, plain_int
 
 
@@ -277,7 +277,7 @@ def _series_action(request: HttpRequest, series: Series, action: str) -> HttpRes
     return redirect("desk:series_detail", slug=series.slug)
 
 
-@public_page(results_of_cups)
+@public_page(results_of_cup)
 def public_series(request: HttpRequest, slug: str) -> HttpResponse:
     """A series for everyone, when all its tournaments have public pages; players without
     consent are not named."""

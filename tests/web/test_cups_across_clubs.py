@@ -18,7 +18,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from binokel_tournament.exports.result_file import document, to_bytes
-from binokel_tournament.models import AuditLog, Entrant, Mode, Player, Tournament
+from binokel_tournament.models import AuditLog, Entrant, Mode, Player, ScoreSheet, Tournament
 from binokel_tournament.services.evening import players as personal
 from binokel_tournament.services.evening.registration import create_tournament, register_entrant
 from binokel_tournament.services.evening.seating import generate_seating
@@ -26,6 +26,7 @@ from binokel_tournament.services.evening.simulation import simulate_round
 from binokel_tournament.services.evening.standings import compute_standings
 from binokel_tournament.services.imports import ResultRefused
 from binokel_tournament.services.money import series as cup
+from binokel_tournament.services.sheets.writer import save_sheet
 
 from .support import organiser_account
 
@@ -345,4 +346,35 @@ def test_the_players_pages_rank_the_cup_once_per_change_not_once_per_page(
     assert ranked == [here.pk]  # one evening in the cup, ranked once for every page
     here.save()  # a change the public pages show: the season is worked out anew
     client.get(reverse("public:personal", args=[links[0].token]))
+    assert ranked == [here.pk, here.pk]
+
+
+def test_a_counted_sheet_of_another_evening_leaves_the_season_kept(client, season, monkeypatch):
+    """The season is worked out anew when a counted sheet of one of the cup's evenings
+    changes, not for a sheet of an evening the cup does not count (on a server for many
+    clubs, the other Vereine confirm sheets all evening)."""
+    series, here, _files = season
+    elsewhere = evening("Anderswo", ESSLINGEN, 5, [Person("Otto Frey")], seed=6)  # no cup's
+    ranked = []
+
+    def counting(competition, *args, **kwargs):
+        ranked.append(competition.tournament_id)
+        return compute_standings(competition, *args, **kwargs)
+
+    def correct(t: Tournament) -> None:
+        """A correction of a confirmed sheet at the desk: still counted."""
+        sheet = ScoreSheet.objects.filter(table__round__tournament=t).order_by("pk").first()
+        data = {**sheet.entries, "written-total-c1": str(sheet.version)}
+        save_sheet(sheet.table, data, None, expected_version=sheet.version)
+
+    monkeypatch.setattr(cup, "compute_standings", counting)
+    token = next(link.token for link in personal.ensure_links(here) if link.entrant.player_id)
+    page = reverse("public:personal", args=[token])
+    assert "Meine Saison: Neckar-Cup" in client.get(page).content.decode()
+    assert ranked == [here.pk]
+    correct(elsewhere)
+    client.get(page)
+    assert ranked == [here.pk]  # kept: that evening counts in no cup of this one
+    correct(here)
+    client.get(page)
     assert ranked == [here.pk, here.pk]

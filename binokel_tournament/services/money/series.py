@@ -646,7 +646,7 @@ Season = tuple[
 
 def _season(series: Series) -> Season:
     """A cup's evenings, results, register roots and ranking rows by player: worked out once
-    per change of the counted sheets (or of anything else) and shared by every player's page
+    per change of the cup's counted sheets (or of anything else) and shared by every player's page
     that shows the season (each would otherwise rank every evening of the cup anew)."""
 
     def make() -> Season:
@@ -654,7 +654,9 @@ def _season(series: Series) -> Season:
         rows = {r.player: r for r in series_ranking(evenings, series_rule(series))}
         return tournaments, evenings, roots(series.verein), rows
 
-    key = f"binokel:season:{series.pk}:{public_cache.generation(public_cache.SHEETS)}"
+    key = (
+        f"binokel:season:{series.pk}:{public_cache.generation(public_cache.cup_scope(series.slug))}"
+    )
     return public_cache.kept_or_previous(key, make, SEASON_SECONDS, f"season:{series.pk}")
 
 

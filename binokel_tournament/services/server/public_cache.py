@@ -56,8 +56,14 @@ NOT_SHOWN = {
     "PartyResult",
 }
 # Scopes of the results: a counted sheet of competition C of tournament T changes the pages of
-# every cup ("sheets"), of T and of C. Everything else changes the generation of all pages.
-SHEETS = "sheets"
+# the cups T counts in, of T and of C. Everything else changes the generation of all pages.
+
+
+def cup_scope(slug: str) -> str:
+    """The counted sheets of a cup's evenings (a cup counts only its own Verein's evenings, a
+    district's cup its copies of the others': a save in another Verein leaves it as it is).
+    Adding or removing an evening, a register merge or a new rule changes every page anyway."""
+    return f"cup:{slug}"
 
 
 def tournament_scope(slug: str) -> str:
@@ -342,11 +348,13 @@ def sheet_changed(
     status_after: str,
     table_id: int | None = None,
     interim: bool = False,
+    cups: Iterable[str] = (),
 ) -> None:
     """A score sheet was stored: public pages count it when it is or was not a draft, and
     with the interim ranking ("Zwischenstand zeigen", ``interim``) the evening's pages count
-    its entered games anyway (the cups count only counted sheets); the players' own pages show
-    it anyway."""
+    its entered games anyway (the cups, ``cups``: the slugs of those the tournament counts
+    in, count only counted sheets; a lazy query is asked only then); the players' own pages
+    show it anyway."""
     from ...models import SheetStatus
 
     changed(entries_scope(tournament_slug))
@@ -355,7 +363,7 @@ def sheet_changed(
     counted = status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT
     results = (tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
     if counted:
-        changed(SHEETS, *results)
+        changed(*(cup_scope(slug) for slug in cups), *results)
     elif interim:
         changed_soon(*results)
 

@@ -188,6 +188,7 @@ def _write(
         after.status,
         table.pk,
         interim=tournament.show_interim,
+        cups=tournament.series.values_list("slug", flat=True),  # asked only if counted
     )
     record_receipt(key, sheet, after.status == O.CONFIRMED, notice)
     table.sheet = sheet
