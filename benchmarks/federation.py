@@ -14,10 +14,11 @@ phones run in a process of their own on one event loop (aiohttp), the desks as t
 per phone (700 of them) took the two cores from the servers it measured.
 
 Prints, per app server: pages (p50, p95, max), saves of the desks and the phones' games (p50,
-p95, max), errors; then the servers' CPU share, and a final check through `manage.py verify`:
-every acknowledged desk save and every acknowledged game is stored (0 lost), and stored points
-equal re-scored points. Goal on a two-core machine: p95 page <= 300 ms, p95 save <= 500 ms, 0
-errors, 0 lost. The reference loop (benchmarks/_machine.py) is printed beside the figures.
+p95, max), errors; then the servers' CPU share, the whole machine's and PostgreSQL's, and a
+final check through `manage.py verify`: every acknowledged desk save and every acknowledged
+game is stored (0 lost), and stored points equal re-scored points. Goal on a two-core
+machine: p95 page <= 300 ms, p95 save <= 500 ms, 0 errors, 0 lost. The reference loop
+(benchmarks/_machine.py) is printed beside the figures.
 
 Run:  .venv/bin/python benchmarks/federation.py [--vereine 20] [--seconds 180] [--pace 4]
 (DATABASE_URL: default postgres://postgres@127.0.0.1:5432/binokel_federation, dropped and made
@@ -245,6 +246,7 @@ def main() -> None:
     )
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=None, help="per app server")
+    parser.add_argument("--threads", type=int, default=None, help="per worker process")
     args = parser.parse_args()
 
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/binokel_federation")
@@ -268,7 +270,8 @@ def main() -> None:
     )
     phones = sum(len(e["phones"]) + len(e["tokens"]) for e in evenings)
     print(
-        f"PostgreSQL + Redis; {args.servers} app servers; {args.vereine} Vereine x "
+        f"PostgreSQL + Redis; {args.servers} app servers ({args.workers or 'the hall default'} "
+        f"processes x {args.threads or 'the hall default'} threads); {args.vereine} Vereine x "
         f"{args.entrants} entrants (built in {time.perf_counter() - built:.0f} s): 2 desks and "
         f"{phones // max(1, args.vereine)} phones each ({phones} phones in all, a poll every "
         f"{args.every:g} s, a table phone's games "
@@ -280,7 +283,9 @@ def main() -> None:
     servers = []
     try:
         for _n in range(args.servers):
-            servers.append(hall_server.start(env, hall_server.free_port(), args.workers))
+            servers.append(
+                hall_server.start(env, hall_server.free_port(), args.workers, threads=args.threads)
+            )
         desk_stats = [load.Stats() for _ in servers]
         threads: list[threading.Thread] = []
         desks = [
@@ -291,6 +296,8 @@ def main() -> None:
         # phones over the minutes the players take their seats), before the clock starts
         warmup = max(5.0, phones / 30)
         cpu_before = [hall_server.server_cpu_seconds(s) for s in servers]
+        usage = machine.Usage()
+        usage.start()
         start = time.monotonic() + 3 + warmup  # the phones' process is ready by then
         deadline = start + args.seconds
         mine, theirs = multiprocessing.Pipe(duplex=False)
@@ -330,6 +337,7 @@ def main() -> None:
             figures.append(Figures.from_dict(held))
         phone_process.join()
         elapsed = time.monotonic() - start + warmup
+        used = usage.report()
         cpu = [
             hall_server.server_cpu_seconds(s) - b for s, b in zip(servers, cpu_before, strict=True)
         ]
@@ -352,6 +360,7 @@ def main() -> None:
         for line in errors[:5]:
             print("  " + line)
         met &= p95(f.pages) <= 300 and p95(f.games + d.latencies) <= 500 and not errors
+    print(f"warm-up and run: {used}")
     report = json.loads(hall_server.manage(env, "verify", check=False).splitlines()[-1])
     sheets = report["sheets"]
     lost = [
