@@ -9,7 +9,9 @@ class BinokelTournamentConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals
+        from .services import access
         from .services.server import public_cache
 
         signals.connect_lockout_signal()
         public_cache.connect()
+        access.connect()

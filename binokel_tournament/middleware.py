@@ -78,10 +78,10 @@ class VereinScopeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from .services import tenancy
+        from .services import access, tenancy
 
         if request.path_info.startswith(DESK_PREFIX):
-            with tenancy.desk_scope(request.user):
+            with access.one_request(), tenancy.desk_scope(request.user):
                 return self.get_response(request)
         with tenancy.system():
             return self.get_response(request)

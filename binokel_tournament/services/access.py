@@ -20,12 +20,16 @@ which has the database anyway; a request always passes ``request.user`` (anonymo
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext as _
 
 from ..models import Membership, Role, Series, Tournament, Verein, VereinMember
@@ -95,12 +99,14 @@ def role_of(user: Actor, tournament: Tournament) -> str | None:
     tournament's Verein (``VereinMember``): a Verein's roles apply to all its tournaments."""
     if user is None or not user.is_authenticated or not user.is_active:
         return None
-    own = (
-        Membership.objects.filter(tournament=tournament, user_id=account_id(user))
-        .values_list("role", flat=True)
-        .first()
-    )
-    roles = {own, role_in(user, tournament.verein_id)} - {None}
+    uid = account_id(user)
+
+    def read() -> set[str]:
+        own = Membership.objects.filter(tournament=tournament, user_id=uid).order_by()
+        club = VereinMember.objects.filter(verein=tournament.verein_id, user_id=uid).order_by()
+        return set(own.values_list("role", flat=True).union(club.values_list("role", flat=True)))
+
+    roles = remembered(("role", tournament.pk, tournament.verein_id, uid), read)
     if Role.ORGANISER in roles:
         return Role.ORGANISER
     return Role.HELPER if roles else None
@@ -110,12 +116,61 @@ def role_in(user: Actor, verein_id: int | None) -> str | None:
     """The account's role in a Verein (``VereinMember``)."""
     if user is None or not user.is_authenticated or not user.is_active or verein_id is None:
         return None
-    role: str | None = (
-        VereinMember.objects.filter(verein_id=verein_id, user_id=account_id(user))
-        .values_list("role", flat=True)
-        .first()
-    )
-    return role
+    uid = account_id(user)
+
+    def read() -> str | None:
+        role: str | None = (
+            VereinMember.objects.filter(verein_id=verein_id, user_id=uid)
+            .values_list("role", flat=True)
+            .first()
+        )
+        return role
+
+    return remembered(("verein role", verein_id, uid), read)
+
+
+# --- one request's reading of the roles -----------------------------------------------------
+_memo = threading.local()
+T = TypeVar("T")
+
+
+@contextmanager
+def one_request() -> Iterator[None]:
+    """Within one desk request an account's roles and Vereine are read once: a sheet's save
+    asked for them five times (the page's checks, the writer's, the desk's scope), a query
+    each, on a busy server each a wait for the database. A change of any membership or
+    tournament during the request forgets what was read (:func:`connect`)."""
+    outer = getattr(_memo, "facts", None)
+    _memo.facts = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _memo.facts = outer
+
+
+def remembered(key: tuple[Any, ...], read: Callable[[], T]) -> T:
+    """``read()``, once per ``key`` within :func:`one_request` (every time outside it)."""
+    facts: dict[tuple[Any, ...], Any] | None = getattr(_memo, "facts", None)
+    if facts is None:
+        return read()
+    if key not in facts:
+        facts[key] = read()
+    value: T = facts[key]
+    return value
+
+
+def _forget(**kwargs: Any) -> None:
+    facts = getattr(_memo, "facts", None)
+    if facts:
+        facts.clear()
+
+
+def connect() -> None:
+    """A membership, a Verein's member or a tournament (its Verein) saved or deleted: the
+    roles read in this request are read again (called once, when the app is ready)."""
+    for model in (Membership, VereinMember, Tournament):
+        for signal in (post_save, post_delete):
+            signal.connect(_forget, sender=model, dispatch_uid=f"binokel_roles_{model.__name__}")
 
 
 def single_verein() -> Verein | None:

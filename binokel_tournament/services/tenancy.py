@@ -31,6 +31,7 @@ from .access import (
     account_id,
     can_create_tournament,
     may_create_by_permission,
+    remembered,
     single_verein,
 )
 from .audit import log_action
@@ -58,18 +59,23 @@ def verein_ids_of(user: Actor) -> list[int]:
     if user is None or not user.is_authenticated or not user.is_active:
         return []
     uid = account_id(user)
-    with system():
-        ids = set(VereinMember.objects.filter(user_id=uid).values_list("verein_id", flat=True))
-        ids |= set(
-            Tournament.across_vereine.filter(memberships__user_id=uid).values_list(
-                "verein_id", flat=True
+
+    def read() -> list[int]:
+        with system():
+            clubs = VereinMember.objects.filter(user_id=uid).order_by()
+            evenings = Tournament.across_vereine.filter(memberships__user_id=uid).order_by()
+            ids = set(
+                clubs.values_list("verein_id", flat=True).union(
+                    evenings.values_list("verein_id", flat=True)
+                )
             )
-        )
-        if not ids and may_create_by_permission(user):
-            only = single_verein()
-            if only is not None:
-                ids.add(only.pk)
-    return sorted(ids)
+            if not ids and may_create_by_permission(user):
+                only = single_verein()
+                if only is not None:
+                    ids.add(only.pk)
+        return sorted(ids)
+
+    return list(remembered(("vereine", uid), read))
 
 
 def vereine_of(user: Actor) -> list[Verein]:

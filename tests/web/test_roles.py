@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.urls import get_resolver
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import get_resolver, reverse
 
 from binokel_tournament.models import AuditLog, Membership, Mode, Role
-from binokel_tournament.services import access
+from binokel_tournament.services import access, tenancy
 from binokel_tournament.services.access import Action, NotAllowed
 from binokel_tournament.services.errors import DeskError
 from binokel_tournament.services.evening.registration import (
@@ -221,3 +223,35 @@ def test_a_membership_in_one_tournament_gives_nothing_in_another(world):
     assert not access.can(world["outsider"], world["t"], Action.VIEW)
     assert not access.can(world["organiser"], world["other"], Action.VIEW)
     assert access.can(None, world["other"], Action.MEMBERS)  # the system (commands)
+
+
+def test_one_request_reads_the_roles_once_and_a_change_in_it_is_seen(world):
+    """A desk request reads the account's roles and Vereine once (a save asked five times);
+    a membership changed within the request is read again, never answered from before."""
+    t, organiser, helper = world["t"], world["organiser"], world["helper"]
+    with CaptureQueriesContext(connection) as outside:
+        access.role_of(helper, t)
+        access.role_of(helper, t)
+    with access.one_request():
+        with CaptureQueriesContext(connection) as inside:
+            assert access.role_of(helper, t) == Role.HELPER
+            assert access.can(helper, t, Action.ENTER_RESULTS)
+            assert not access.can(helper, t, Action.CORRECT_RESULTS)
+            assert tenancy.verein_ids_of(helper) == tenancy.verein_ids_of(helper)
+        assert len(inside) == 2 < len(outside) + 1  # one query for the roles, one for Vereine
+        change_role(Membership.objects.get(tournament=t, user=helper), Role.ORGANISER, organiser)
+        assert access.role_of(helper, t) == Role.ORGANISER
+        assert access.can(helper, t, Action.CORRECT_RESULTS)
+        Membership.objects.filter(tournament=t, user=helper).delete()
+        assert access.role_of(helper, t) is None
+    assert access.role_of(helper, t) is None  # outside a request: read every time
+
+
+def test_a_desk_save_reads_the_roles_once(client, world):
+    t = world["t"]
+    client.force_login(world["helper"])
+    url = reverse("desk:sheet", args=[t.slug, first_three_table(t)])
+    with CaptureQueriesContext(connection) as queries:
+        client.post(url, {**full_three_table(), "version": "0", "draft": "1"})
+    roles = [q["sql"] for q in queries if "_membership" in q["sql"]]
+    assert len(roles) == 2, roles  # the roles in the tournament, the Vereine of the account
