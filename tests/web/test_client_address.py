@@ -5,6 +5,7 @@ counts for every flood limit: the online registration, the tables' links, the lo
 from __future__ import annotations
 
 import re
+import uuid
 from types import SimpleNamespace
 
 import pytest
@@ -155,3 +156,25 @@ def test_a_request_without_an_address_gives_axes_none():
 
     assert login_address(RequestFactory().get("/", REMOTE_ADDR="")) is None
     assert login_address(request("192.168.1.30")) == "192.168.1.30"
+
+
+def test_the_rate_limit_counts_each_request_once_and_starts_anew_each_window(monkeypatch):
+    """A request is counted with one call to the cache (a table's phone polls every few
+    seconds); the first of a window starts its count."""
+
+    now = [6000.0]
+    calls: list[str] = []
+    real = throttle.cache
+
+    class Counting:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setattr(throttle.time, "time", lambda: now[0])
+    monkeypatch.setattr(throttle, "cache", Counting())
+    key = f"test-{uuid.uuid4().hex}"
+    assert [throttle.allow(key, 2, 60) for _ in range(3)] == [True, True, False]
+    assert calls == ["incr", "add", "incr", "incr"]  # the first of the window: incr, add
+    now[0] += 60
+    assert throttle.allow(key, 2, 60)

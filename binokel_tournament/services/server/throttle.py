@@ -20,12 +20,18 @@ def exceeded(key: str, limit: int, window: int) -> bool:
 
 def allow(key: str, limit: int, window: int) -> bool:
     """Count one request for ``key``; False once there were more than ``limit`` in this
-    window (a fixed window: simple and good enough against guessing and loops)."""
+    window (a fixed window: simple and good enough against guessing and loops). One call to
+    the cache for all but a window's first request (a phone's every poll passes here)."""
     bucket = _bucket(key, window)
-    cache.add(bucket, 0, timeout=window * 2)
     try:
         count = cache.incr(bucket)
-    except ValueError:  # expired between add and incr
-        cache.set(bucket, 1, timeout=window * 2)
-        count = 1
+    except ValueError:  # the window's first request
+        if cache.add(bucket, 1, timeout=window * 2):
+            count = 1
+        else:  # another request was first
+            try:
+                count = cache.incr(bucket)
+            except ValueError:  # and its bucket expired since: a window of its own
+                cache.set(bucket, 1, timeout=window * 2)
+                count = 1
     return count <= limit
