@@ -4,6 +4,7 @@ files included."""
 
 from __future__ import annotations
 
+import os
 from io import StringIO
 
 import pytest
@@ -81,8 +82,11 @@ def test_the_addresses_for_the_phones_are_printed_and_allowed(restore_settings, 
     assert settings.PUBLIC_BASE_URL == "http://192.168.1.20:8123"
 
 
-def test_a_laptop_gets_a_few_threaded_workers():
-    assert 2 <= hall.default_workers() <= 5
+def test_a_laptop_gets_a_few_threaded_workers_and_a_hosted_server_more_processes():
+    assert 2 <= hall.default_workers("sqlite") <= 5 and hall.default_threads("sqlite") == 4
+    cores = os.cpu_count() or 2
+    assert hall.default_workers("postgresql") == max(3, min(2 * cores + 1, 17))
+    assert hall.default_threads("postgresql") == 2
 
 
 def test_gunicorn_serves_the_desk_and_its_static_files_with_debug_off():

@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
-from django.db import connections
+from django.db import connection, connections
 from django.utils.translation import gettext as _
 
 from binokel_tournament.management.base import SystemCommand
@@ -49,10 +49,22 @@ def lan_addresses() -> list[str]:
     return sorted(found)
 
 
-def default_workers() -> int:
-    """Threaded workers: one process per core and one more (a 2-core laptop: 3 processes of
-    4 threads), at most 5 — SQLite writes one at a time anyway, more processes only wait."""
-    return max(2, min((os.cpu_count() or 2) + 1, 5))
+def default_workers(vendor: str = "") -> int:
+    """Threaded workers. On SQLite (the laptop): one process per core and one more (a 2-core
+    laptop: 3 processes of 4 threads), at most 5 — SQLite writes one at a time anyway, more
+    processes only wait. On PostgreSQL (a hosted server): two per core and one more (gunicorn's
+    rule), of 2 threads each (``default_threads``): a request's every query and cache call
+    waits for the network, and a thread that waits must win Python's lock back from a
+    neighbour making a page; with 4 threads a desk's save (some 40 such waits) took seconds
+    under load (benchmarks/federation.py, docs/operations.md)."""
+    cores = os.cpu_count() or 2
+    if (vendor or connection.vendor) == "sqlite":
+        return max(2, min(cores + 1, 5))
+    return max(3, min(2 * cores + 1, 17))
+
+
+def default_threads(vendor: str = "") -> int:
+    return 4 if (vendor or connection.vendor) == "sqlite" else 2
 
 
 def accounts_with_demo_password() -> list[Any]:
@@ -81,7 +93,7 @@ class Command(SystemCommand):
         parser.add_argument("--host", default="0.0.0.0", help="bind address (default: all)")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--workers", type=int, default=default_workers())
-        parser.add_argument("--threads", type=int, default=4)
+        parser.add_argument("--threads", type=int, default=default_threads())
         parser.add_argument(
             "--password-file",
             metavar="FILE",
