@@ -20,6 +20,9 @@ game is stored (0 lost), and stored points equal re-scored points. Goal on a two
 machine: p95 page <= 300 ms, p95 save <= 500 ms, 0 errors, 0 lost. The reference loop
 (benchmarks/_machine.py) is printed beside the figures.
 
+The desks type a sheet in ``--think`` seconds (default 30, faster than a person; 2 is a stress
+test of 20 saves a second across the server, many more than a real evening's desks make).
+
 Run:  .venv/bin/python benchmarks/federation.py [--vereine 20] [--seconds 180] [--pace 4]
 (DATABASE_URL: default postgres://postgres@127.0.0.1:5432/binokel_federation, dropped and made
 anew; CACHE_URL: default redis://127.0.0.1:6379/13, emptied; ports from HALL_PORTS)."""
@@ -238,7 +241,15 @@ def main() -> None:
         help="minutes a table takes for a game (default 4, the planned pace); 0: each table's "
         "12 games within the run (a round in three minutes, a stress test)",
     )
-    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a save")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=30.0,
+        help=(
+            "mean seconds a desk types before each save (default 30: a sheet of 12 games typed "
+            "in half a minute, faster than a person types; 2: a stress test, 15 times that)"
+        ),
+    )
     parser.add_argument(
         "--no-file-backups",
         action="store_true",
