@@ -25,6 +25,7 @@ from ...models import (
     Game,
     PartyResult,
     ScoreSheet,
+    Series,
     SheetDraft,
     SheetStatus,
     SubmissionReceipt,
@@ -188,7 +189,8 @@ def _write(
         after.status,
         table.pk,
         interim=tournament.show_interim,
-        cups=tournament.series.values_list("slug", flat=True),  # asked only if counted
+        # the cups it counts in, asked only if counted (by the system: a cup's page is public)
+        cups=Series.across_vereine.filter(tournaments=tournament).values_list("slug", flat=True),
     )
     record_receipt(key, sheet, after.status == O.CONFIRMED, notice)
     table.sheet = sheet
