@@ -136,6 +136,9 @@ class GuardedCache:
     def delete(self, key: str) -> None:
         self._call("delete", None, key)
 
+    def delete_many(self, keys: Iterable[str]) -> None:
+        self._call("delete_many", None, list(keys))
+
     def incr(self, key: str, delta: int = 1) -> int:
         """Raises ValueError for a missing key, as Django's cache does."""
         return int(self._call("incr", delta, key, delta))

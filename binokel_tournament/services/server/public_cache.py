@@ -297,8 +297,7 @@ def _publish(values: dict[str, str]) -> None:
     data: dict[str, object] = dict(values)
     data.update({key + SINCE: stamp for key in values})
     cache.set_many(data, None)
-    for key in values:
-        cache.delete(key + PENDING)
+    cache.delete_many([key + PENDING for key in values])
 
 
 def _renew(keys: Iterable[str]) -> None:
@@ -309,8 +308,8 @@ def _renew(keys: Iterable[str]) -> None:
         held = [key for key in chosen if _held_back(key.removeprefix(GENERATION_KEY + ":"))]
         values.update({key + SINCE: _now() for key in held})
         cache.set_many(values, None)
-        for key in held:
-            cache.delete(key + PENDING)
+        if held:
+            cache.delete_many([key + PENDING for key in held])
 
     renew()
     if transaction.get_connection().in_atomic_block:
@@ -357,14 +356,15 @@ def sheet_changed(
     show it anyway."""
     from ...models import SheetStatus
 
-    changed(entries_scope(tournament_slug))
+    scopes = [entries_scope(tournament_slug)]
     if table_id is not None:
-        changed(table_scope(tournament_slug, table_id))
+        scopes.append(table_scope(tournament_slug, table_id))
     counted = status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT
     results = (tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
     if counted:
-        changed(*(cup_scope(slug) for slug in cups), *results)
-    elif interim:
+        scopes += [*(cup_scope(slug) for slug in cups), *results]
+    changed(*scopes)  # renewed together: one write to the cache (and one after the commit)
+    if not counted and interim:
         changed_soon(*results)
 
 
