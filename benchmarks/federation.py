@@ -21,7 +21,8 @@ machine: p95 page <= 300 ms, p95 save <= 500 ms, 0 errors, 0 lost. The reference
 (benchmarks/_machine.py) is printed beside the figures.
 
 The desks type a sheet in ``--think`` seconds (default 30, faster than a person; 2 is a stress
-test of 20 saves a second across the server, many more than a real evening's desks make).
+test of 20 saves a second across the server, many more than a real evening's desks make). Each
+desk draws its own think times: the clubs' desks do not save in step.
 
 Run:  .venv/bin/python benchmarks/federation.py [--vereine 20] [--seconds 180] [--pace 4]
 (DATABASE_URL: default postgres://postgres@127.0.0.1:5432/binokel_federation, dropped and made
@@ -331,7 +332,10 @@ def main() -> None:
                             evening["desk_tables"],
                             desk_stats[s],
                             deadline,
-                            d + 1,
+                            # a number of its own: its think times are its own (with d + 1
+                            # the first desks of all Vereine typed in step and saved in the
+                            # same second: 20 saves at once, a burst no evening makes)
+                            len(desks[i]) * i + d + 1,
                             args.think,
                         ),  # fmt: skip
                     )

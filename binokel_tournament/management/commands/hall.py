@@ -55,8 +55,9 @@ def default_workers(vendor: str = "") -> int:
     processes only wait. On PostgreSQL (a hosted server): two per core and one more (gunicorn's
     rule), of 2 threads each (``default_threads``): a request's every query and cache call
     waits for the network, and a thread that waits must win Python's lock back from a
-    neighbour making a page; with 4 threads a desk's save (some 40 such waits) took seconds
-    under load (benchmarks/federation.py, docs/operations.md)."""
+    neighbour making a page; with 4 threads a desk's save (some 40 such waits) took longer
+    under load (benchmarks/federation.py: p95 123-192 ms against 104-114 ms; under a burst of
+    saves 0.8-2.2 s against 0.7-1.4 s; docs/operations.md)."""
     cores = os.cpu_count() or 2
     if (vendor or connection.vendor) == "sqlite":
         return max(2, min(cores + 1, 5))
