@@ -137,21 +137,22 @@ MOVED = "seating.moved"  # the audit entry of a re-plan's changed places
 def latest_moves(competition: Competition) -> dict[tuple[int, int], int | None]:
     """(round, start number) -> the table before the latest re-plan, for everyone it moved;
     empty once a fresh plan replaced it."""
-    entry = (
-        AuditLog.objects.filter(
-            tournament_id=competition.tournament_id,
-            action__in=("seating.generate", MOVED),
-            object_type="Competition",
-            object_id=str(competition.pk),
-        )
-        .order_by("-at", "-id")
-        .values_list("action", "after")
-        .first()
+    entries = AuditLog.objects.filter(
+        tournament_id=competition.tournament_id,
+        action__in=("seating.generate", MOVED),
+        object_type="Competition",
+        object_id=str(competition.pk),
     )
-    if entry is None or entry[0] != MOVED or not isinstance(entry[1], dict):
+    # the latest entry's kind first: a fresh plan's entry holds the whole plan (a hall's
+    # worth of JSON, read on every player's page otherwise), and only a re-plan's is needed
+    latest = entries.order_by("-at", "-id").values_list("pk", "action").first()
+    if latest is None or latest[1] != MOVED:
+        return {}
+    after = entries.filter(pk=latest[0]).values_list("after", flat=True).first()
+    if not isinstance(after, dict):
         return {}
     out: dict[tuple[int, int], int | None] = {}
-    for change in entry[1].get("changes", []):
+    for change in after.get("changes", []):
         before = change.get("before")
         out[(change["round"], change["start_number"])] = before[0] if before else None
     return out
