@@ -722,23 +722,38 @@ def test_the_writers_of_a_sheet_against_the_model_briefly(machine):
 @pytest.mark.slow
 def test_the_writers_of_a_sheet_against_the_model_for_thousands_of_steps():
     OUTCOMES.clear()
-    for machine in MACHINES:
-        run(machine, steps=60, examples=20)
+    # the runs are random (a new exploration every time); a run that happened not to reach an
+    # outcome below (one run in some ten missed a stale desk save) is followed by another, at
+    # most three in all, so that the check of what was exercised does not fail by chance
+    for _round in range(3):
+        for machine in MACHINES:
+            run(machine, steps=60, examples=20)
+        if not _missing():
+            break
     print(sorted(OUTCOMES.items()))
     assert OUTCOMES["steps"] >= 2000
-    for outcome in (
-        "phone: applied",
-        "phone: stale, refused",
-        "phone: locked",
-        "table confirms",
-        "desk confirms: True (four eyes True)",
-        "desk confirms: True (four eyes False)",
-        "desk confirms: False (four eyes True)",
-        "paper or sheet decided",
-        "simulation filled 1",
-    ):
-        assert OUTCOMES[outcome], (outcome, sorted(OUTCOMES.items()))
-    assert any(o.startswith("desk: stale") for o in OUTCOMES)
+    assert not _missing(), (_missing(), sorted(OUTCOMES.items()))
+
+
+EXERCISED = (
+    "phone: applied",
+    "phone: stale, refused",
+    "phone: locked",
+    "table confirms",
+    "desk confirms: True (four eyes True)",
+    "desk confirms: True (four eyes False)",
+    "desk confirms: False (four eyes True)",
+    "paper or sheet decided",
+    "simulation filled 1",
+)
+
+
+def _missing() -> list[str]:
+    """What the long run must have exercised and has not (yet)."""
+    missing = [outcome for outcome in EXERCISED if not OUTCOMES[outcome]]
+    if not any(o.startswith("desk: stale") for o in OUTCOMES):
+        missing.append("desk: stale")
+    return missing
 
 
 # --- the list of the issue, one example each -------------------------------------------------
