@@ -254,6 +254,10 @@ else:
     }
 # How long a public page may be kept at most (each change makes new ones anyway).
 PUBLIC_CACHE_SECONDS = env_int("PUBLIC_CACHE_SECONDS", 600)
+# In a flood of confirmed sheets (ten desks, a sheet every other second), the results pages
+# (standings, beamer, the players' places, the cups) are made anew at most this often; after
+# a quiet spell a confirmation shows at once (services/server/public_cache.py).
+PUBLIC_RESULTS_SECONDS = env_int("PUBLIC_RESULTS_SECONDS", 5)
 # Requests per table link and window, and requests with unknown links per device (guessing).
 TABLE_LINK_LIMIT = env_int("TABLE_LINK_LIMIT", 600)
 TABLE_LINK_WINDOW = env_int("TABLE_LINK_WINDOW", 600)

@@ -30,6 +30,9 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.BACKUP_DIR = tempfile.mkdtemp(prefix="binokel-test-backups-")
     settings.BACKUP_STATUS_DIR = tempfile.mkdtemp(prefix="binokel-test-backup-status-")
     settings.BACKUP_IN_BACKGROUND = False
+    # a confirmation shows on the public pages at once, not up to 5 s later in a flood of
+    # them (tests confirm several sheets a second); test_public_cache.py tests the flood
+    settings.PUBLIC_RESULTS_SECONDS = 0
 
 
 # Hypothesis' "too slow" health check measures the wall clock: on a loaded two-core machine it

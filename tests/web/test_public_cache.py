@@ -182,6 +182,68 @@ def test_a_result_renews_the_pages_that_show_it_and_only_those(client, evening):
     assert [client.get(url)[KEPT] for url in kept] == ["kept"] * len(kept)
 
 
+def test_a_flood_of_confirmations_renews_the_results_pages_at_most_every_few_seconds(
+    client, evening, settings, monkeypatch
+):
+    """Ten desks confirm a sheet every other second: a confirmation after a quiet spell shows at
+    once; one soon after waits for the next renewal, at most PUBLIC_RESULTS_SECONDS later, so
+    the standings (and every player's place) are made that often, not once per sheet. The
+    table's own scope (its players' pages) is renewed at once all the same."""
+    settings.PUBLIC_RESULTS_SECONDS = 5
+    clock = [2_000_000.0]
+    monkeypatch.setattr(public_cache, "_now", lambda: clock[0])
+    t, table, orga = evening
+    t.show_interim = False
+    t.save()
+    other = t.round_set.get(number=1).tables.filter(kind="three").order_by("number")[1]
+    url = standings_url(t)
+    mine = public_cache.table_scope(t.slug, other.pk)
+    save_sheet(table, full_three_table(), orga, expected_version=0, confirm=True)  # quiet before
+    first = client.get(url)
+    assert first[KEPT] == "made"
+    clock[0] += 1
+    before_mine = public_cache.generation(mine)
+    save_sheet(other, full_three_table(), orga, expected_version=0, confirm=True)  # 1 s later
+    assert public_cache.generation(mine) != before_mine  # its players' games: at once
+    held = client.get(url)
+    assert held[KEPT] == "kept" and page(held) == page(first)  # with the next renewal
+    clock[0] += 3
+    assert client.get(url)[KEPT] == "kept"  # 4 s after the last renewal
+    clock[0] += 1
+    due = client.get(url)  # 5 s: the second table's totals show
+    assert due[KEPT] == "made" and page(due) != page(first)
+    assert client.get(url)[KEPT] == "kept"
+    clock[0] += 5  # a quiet spell: the next one shows at once
+    third = t.round_set.get(number=1).tables.filter(kind="three").order_by("number")[2]
+    save_sheet(third, full_three_table(), orga, expected_version=0, confirm=True)
+    assert client.get(url)[KEPT] == "made"
+
+
+def test_a_held_back_confirmation_is_noted_again_after_its_commit(
+    db, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A held-back change noted before its transaction commits may be published (by a page
+    asked for meanwhile) from the state before the commit: it is noted again after the commit,
+    and that is published with the next renewal."""
+    from django.db import transaction
+
+    settings.PUBLIC_RESULTS_SECONDS = 5
+    clock = [3_000_000.0]
+    monkeypatch.setattr(public_cache, "_now", lambda: clock[0])
+    scope = public_cache.competition_scope("stapel", Mode.SINGLES)
+    public_cache.changed_soon(scope, within=5)  # a quiet spell: at once
+    shown = public_cache.generation(scope)
+    clock[0] += 1
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        public_cache.changed_soon(scope, within=5)  # held back
+        clock[0] += 5
+        during = public_cache.generation(scope)  # published before the commit
+        assert during != shown
+    assert public_cache.generation(scope) == during  # noted again, not yet due
+    clock[0] += 5
+    assert public_cache.generation(scope) not in (shown, during)
+
+
 @pytest.fixture
 def redis_cache(settings):
     """The cache of a bigger hall: Redis on the test machine, database 15 (only that one is
@@ -313,8 +375,11 @@ def test_a_batch_of_changes_renews_the_pages_once_at_its_end_even_when_it_fails(
     assert len(sets) == 1 and set(sets[0]) == {
         public_cache.GENERATION_KEY,
         f"{public_cache.GENERATION_KEY}:{scope}",
-        # when the tournament's results were renewed (entered games wait for INTERIM_SECONDS)
+        # when the tournament's results were renewed (in a flood, changes wait for the next
+        # renewal), and the held-back changes it shows: none is left waiting
         f"{public_cache.GENERATION_KEY}:{scope}{public_cache.SINCE}",
+        f"{public_cache.GENERATION_KEY}:{scope}{public_cache.PENDING}",
+        f"{public_cache.GENERATION_KEY}:{scope}{public_cache.PENDING_RESULTS}",
     }
     after = public_cache.generation(scope)
     assert after != before

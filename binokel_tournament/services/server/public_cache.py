@@ -6,9 +6,11 @@ in Django's cache framework under a key that holds a *generation*: a random toke
 change the public pages show replaces. A page is never older than the last committed change:
 the generation is read before the page is made, and a change replaces it (also) after its
 transaction has committed, so a page kept under the current generation was made after every
-change before it. One exception, for a hall of phones asking at once after a change: while
+change before it. Two exceptions, for a hall of phones asking at once after a change: while
 one request makes the new page, the others get the page made before it at once, under that
-page's own ETag (views/cached.py), so their next poll gets the new one. The cache is the one in
+page's own ETag (views/cached.py), so their next poll gets the new one; and in a flood of
+results (ten desks confirming a sheet every other second, the tables entering games) a change
+of results waits for the next renewal of its scope, a few seconds at most (below). The cache is the one in
 ``CACHES`` (settings): diskcache's SQLite files in the data folder that all the hall server's
 workers share (services/server/laptop_cache.py), or Redis when ``CACHE_URL``/``REDIS_URL`` is
 set. It is a helper: when it fails, pages are made fresh (services/server/cache_guard.py).
@@ -36,6 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
@@ -83,13 +86,27 @@ def _key(scope: str) -> str:
     return f"{GENERATION_KEY}:{scope}" if scope else GENERATION_KEY
 
 
-# The interim ranking: entered games change the evening's results pages (standings, beamer,
-# the players' places) in a flood, a few a second in a full hall. Such a change shows at once
-# after a quiet spell, and otherwise with the next renewal, at most INTERIM_SECONDS later:
-# the pages are made at most that often, not once per game. A confirmation shows at once.
+# Results come in floods. The interim ranking: entered games change the evening's results
+# pages (standings, beamer, the players' places) a few times a second in a full hall; and ten
+# desks confirm a sheet every other second. Each renewal makes the competition's standings
+# anew (about 0.1 s for 1,000 entrants) and every phone's next poll gets new pages. So a
+# change of results shows at once after a quiet spell, and otherwise with the next renewal:
+# an entered game at most INTERIM_SECONDS later, a counted (confirmed) sheet at most
+# ``settings.PUBLIC_RESULTS_SECONDS`` later. The pages are made at most that often, not once
+# per game or sheet.
 INTERIM_SECONDS = 15.0
-PENDING = ":pending"  # a change not shown yet (its generation)
+PENDING = ":pending"  # an entered game not shown yet: the generation that will show it
+PENDING_RESULTS = ":pending-results"  # likewise a counted sheet
 SINCE = ":since"  # when the scope's generation was last renewed
+# A change is shown once its pending generation is the scope's generation. Renewing puts the
+# same new value in both pending places; every held-back change notes its pending value again
+# after its transaction has committed, so a value published (or overwritten by a renewal)
+# before the commit leaves one behind that is published later.
+
+
+def results_seconds() -> float:
+    """How long a counted sheet may wait in a flood before the results pages show it."""
+    return float(getattr(settings, "PUBLIC_RESULTS_SECONDS", 0))
 
 
 def _now() -> float:
@@ -97,8 +114,20 @@ def _now() -> float:
 
 
 def _held_back(scope: str) -> bool:
-    """Scopes whose entered games are held back (the results of a tournament or competition)."""
-    return scope.startswith(("t:", "c:"))
+    """Scopes whose changes are held back in a flood (the results of a tournament, a
+    competition, a cup)."""
+    return scope.startswith(("t:", "c:", "cup:"))
+
+
+def _due(found: dict[str, Any], key: str, now: float) -> str | None:
+    """The pending generation of ``key`` whose time has come, if any."""
+    current = found.get(key)
+    since = float(found.get(key + SINCE) or 0)
+    for place, seconds in ((PENDING_RESULTS, results_seconds()), (PENDING, INTERIM_SECONDS)):
+        value = found.get(key + place)
+        if value is not None and value != current and now - since >= seconds:
+            return str(value)
+    return None
 
 
 def generation(*scopes: str) -> str:
@@ -107,17 +136,14 @@ def generation(*scopes: str) -> str:
     time has come."""
     keys = [_key(scope) for scope in ("", *scopes)]
     held = [_key(scope) for scope in scopes if _held_back(scope)]
-    found = _read(keys + [k + PENDING for k in held] + [k + SINCE for k in held])
-    due = {
-        key: found[key + PENDING]
-        for key in held
-        if found.get(key + PENDING) is not None
-        and _now() - float(found.get(key + SINCE) or 0) >= INTERIM_SECONDS
-    }
+    extra = [k + place for k in held for place in (PENDING, PENDING_RESULTS, SINCE)]
+    found = _read(keys + extra)
+    now = _now()
+    due = {key: value for key in held if (value := _due(found, key, now)) is not None}
     if due:
-        _publish(due)
-        found.update(due)
-        _noted({**due, **{key + PENDING: None for key in due}})
+        published = _publish(due)
+        found.update(published)
+        _noted(published)
     parts = []
     for key in keys:
         value = found.get(key)
@@ -273,47 +299,61 @@ def changed(*scopes: str) -> None:
     _renew(keys)
 
 
-def changed_soon(*scopes: str) -> None:
-    """Like :func:`changed` for an entered game under the interim ranking: at once when the
-    scope's pages were last renewed INTERIM_SECONDS ago or longer, otherwise noted and shown
-    by the first ``generation`` after that time (so a flood of games renews them at most that
-    often)."""
+def changed_soon(*scopes: str, within: float | None = None) -> None:
+    """Like :func:`changed` for a change of results in a flood (an entered game under the
+    interim ranking; with ``within``, a counted sheet): at once when the scope's pages were
+    last renewed that long ago or longer (INTERIM_SECONDS for a game), otherwise noted and
+    shown by the first ``generation`` after that time. Noted again after the transaction has
+    committed (a renewal between the two was made from the state before the commit)."""
     if getattr(_batch, "keys", None) is not None:
         changed(*scopes)
         return
     keys = [_key(scope) for scope in scopes]
-    since = cache.get_many([key + SINCE for key in keys])
-    now = [key for key in keys if _now() - float(since.get(key + SINCE) or 0) >= INTERIM_SECONDS]
-    later = [key for key in keys if key not in now]
-    if now:
-        _renew(now)
-    if later:
-        cache.set_many({key + PENDING: uuid.uuid4().hex for key in later}, None)
+    seconds = INTERIM_SECONDS if within is None else within
+    place = PENDING if within is None else PENDING_RESULTS
+
+    def note() -> None:
+        since = cache.get_many([key + SINCE for key in keys])
+        now = _now()
+        at_once = [key for key in keys if now - float(since.get(key + SINCE) or 0) >= seconds]
+        later = [key for key in keys if key not in at_once]
+        if at_once:
+            _renew_now(at_once)
+        if later:
+            cache.set_many({key + place: uuid.uuid4().hex for key in later}, None)
+
+    note()
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(note)
 
 
-def _publish(values: dict[str, str]) -> None:
-    """These generations are the current ones from now on (held-back changes now due)."""
+def _publish(values: dict[str, str]) -> dict[str, Any]:
+    """These generations are the current ones from now on (held-back changes now due); what
+    was written."""
     stamp = _now()
-    data: dict[str, object] = dict(values)
-    data.update({key + SINCE: stamp for key in values})
+    data: dict[str, object] = {}
+    for key, value in values.items():
+        data.update({key: value, key + SINCE: stamp, key + PENDING: value})
+        data[key + PENDING_RESULTS] = value
     cache.set_many(data, None)
-    cache.delete_many([key + PENDING for key in values])
+    return data
+
+
+def _renew_now(keys: Iterable[str]) -> None:
+    values: dict[str, object] = {}
+    for key in sorted(set(keys)):
+        value = uuid.uuid4().hex
+        values[key] = value
+        if _held_back(key.removeprefix(GENERATION_KEY + ":")):
+            values.update({key + SINCE: _now(), key + PENDING: value, key + PENDING_RESULTS: value})
+    cache.set_many(values, None)
 
 
 def _renew(keys: Iterable[str]) -> None:
     chosen = sorted(set(keys))
-
-    def renew() -> None:
-        values: dict[str, object] = {key: uuid.uuid4().hex for key in chosen}
-        held = [key for key in chosen if _held_back(key.removeprefix(GENERATION_KEY + ":"))]
-        values.update({key + SINCE: _now() for key in held})
-        cache.set_many(values, None)
-        if held:
-            cache.delete_many([key + PENDING for key in held])
-
-    renew()
+    _renew_now(chosen)
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(renew)
+        transaction.on_commit(lambda: _renew_now(chosen))
 
 
 @contextmanager
@@ -361,10 +401,10 @@ def sheet_changed(
         scopes.append(table_scope(tournament_slug, table_id))
     counted = status_before not in (None, SheetStatus.DRAFT) or status_after != SheetStatus.DRAFT
     results = (tournament_scope(tournament_slug), competition_scope(tournament_slug, mode))
-    if counted:
-        scopes += [*(cup_scope(slug) for slug in cups), *results]
     changed(*scopes)  # renewed together: one write to the cache (and one after the commit)
-    if not counted and interim:
+    if counted:
+        changed_soon(*(cup_scope(slug) for slug in cups), *results, within=results_seconds())
+    elif interim:
         changed_soon(*results)
 
 
