@@ -25,6 +25,7 @@ class Figures:
         self.games: list[float] = []
         self.errors: list[str] = []
         self.kinds: Counter[str] = Counter()
+        self.by_kind: dict[str, list[float]] = {}  # of ``pages``: the times per kind of answer
         self.acked_games: dict[int, int] = {}  # table -> games the server acknowledged
 
     def error(self, text: str) -> None:
@@ -99,6 +100,7 @@ async def page_run(
                 if polls < len(urls):
                     figures.firsts.append(figures.pages[-1])
                 figures.kinds[kind] += 1
+                figures.by_kind.setdefault(kind, []).append(figures.pages[-1])
                 if status not in (200, 304):
                     figures.error(f"HTTP {status} {url}")
             at += every

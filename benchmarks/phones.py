@@ -209,6 +209,18 @@ def main() -> None:
             f"  of which players' own pages: {len(own)}; p50 {statistics.median(own):.0f} ms, "
             f"p95 {percentile(own, 0.95):.0f} ms, max {max(own):.0f} ms"
         )
+    theirs_ms = [x * 1000 for x in others.pages]
+    if theirs_ms:
+        print(
+            f"  standings and beamer: {len(theirs_ms)}; p50 {statistics.median(theirs_ms):.0f} ms, "
+            f"p95 {percentile(theirs_ms, 0.95):.0f} ms, max {max(theirs_ms):.0f} ms"
+        )
+    for kind in sorted(set(others.by_kind) | set(own_pages.by_kind)):
+        took = [x * 1000 for x in others.by_kind.get(kind, []) + own_pages.by_kind.get(kind, [])]
+        print(
+            f"  answered {kind!r}: {len(took)}; p50 {statistics.median(took):.0f} ms, "
+            f"p95 {percentile(took, 0.95):.0f} ms, max {max(took):.0f} ms"
+        )
     for line in errors[:10]:
         print("  " + line)
     print(
