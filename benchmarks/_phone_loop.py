@@ -73,13 +73,20 @@ async def get(
 
 
 async def page_run(
-    urls: tuple[str, ...], every: float, figures: Figures, start: float, seconds: float
+    urls: tuple[str, ...],
+    every: float,
+    figures: Figures,
+    start: float,
+    seconds: float,
+    phone: int | None = None,
 ) -> None:
     """A phone keeping a page open: asked again every ``every`` seconds (the first time at a
     moment of its own within the first interval), taking ``urls`` in turn, each with the ETag
-    of what the phone holds of it."""
+    of what the phone holds of it. Phones that keep the same pages open need a number each
+    (``phone``): the moment is drawn from it and the first address."""
     async with session() as http:
-        at = start + random.Random(urls[0]).uniform(0, every)
+        seed = urls[0] if phone is None else f"{phone}|{urls[0]}"
+        at = start + random.Random(seed).uniform(0, every)
         held: dict[str, str] = {}
         polls = 0
         while at < start + seconds:

@@ -95,14 +95,16 @@ def run_phones(
 ) -> None:
     """The process of every phone: one event loop, so that the phones do not take the cores
     from the server they measure (a thread per phone did). Each phone asks at its own moment
-    within its interval, taking its pages in turn; the players' own pages are counted apart."""
+    within its interval (drawn from its number: the 75 phones on the Einzel standings asked
+    at the same instant when it was drawn from the address alone), taking its pages in turn;
+    the players' own pages are counted apart."""
 
     async def run() -> list[Figures]:
         others, own = Figures(), Figures()
         await asyncio.gather(
             *(
-                page_run(urls, every, own if "/p/" in urls[0] else others, start, seconds)
-                for urls, every in pages
+                page_run(urls, every, own if "/p/" in urls[0] else others, start, seconds, phone)
+                for phone, (urls, every) in enumerate(pages)
             )
         )
         return [others, own]
