@@ -1,16 +1,16 @@
 """The public pages for a hall full of phones: each page is made once per change, not once per
 request.
 
-Public pages (standings, beamer, statistics, "Wo sitze ich?", the tournament page, ...) are kept
-in Django's cache framework under a key that holds a *generation*: a random token that every
-change the public pages show replaces. A page is never older than the last committed change:
-the generation is read before the page is made, and a change replaces it (also) after its
-transaction has committed, so a page kept under the current generation was made after every
-change before it. Two exceptions, for a hall of phones asking at once after a change: while
-one request makes the new page, the others get the page made before it at once, under that
-page's own ETag (views/cached.py), so their next poll gets the new one; and in a flood of
-results (ten desks confirming a sheet every other second, the tables entering games) a change
-of results waits for the next renewal of its scope, a few seconds at most (below). The cache is the one in
+Public pages (standings, beamer, statistics, "Wo sitze ich?", the tournament page, ...) are
+kept in Django's cache framework under a key that holds a *generation*: a random token that
+every change the public pages show replaces. A page is never older than the last committed
+change: the generation is read before the page is made, and a change replaces it (also) after
+its transaction has committed, so a page kept under the current generation was made after every
+change before it. Two exceptions, for a hall of phones asking at once after a change: while one
+request makes the new page, the others get the page made before it at once, under that page's
+own ETag (views/cached.py), so their next poll gets the new one; and in a flood of results (ten
+desks confirming a sheet every other second, the tables entering games) a change of results
+waits for the next renewal of its scope, a few seconds at most (below). The cache is the one in
 ``CACHES`` (settings): diskcache's SQLite files in the data folder that all the hall server's
 workers share (services/server/laptop_cache.py), or Redis when ``CACHE_URL``/``REDIS_URL`` is
 set. It is a helper: when it fails, pages are made fresh (services/server/cache_guard.py).
@@ -130,14 +130,30 @@ def _due(found: dict[str, Any], key: str, now: float) -> str | None:
     return None
 
 
+def _together(scope: str) -> list[str]:
+    """The scopes whose held-back changes are shown together with those of ``scope``: a
+    tournament's results and its competitions' (a sheet renews them together). A page or a
+    figure that shows several of them (a player's place: the tournament's and the Einzel's) is
+    then made once per renewal, not once for each as the pages asking for one publish it."""
+    if scope.startswith("t:"):
+        slug = scope.removeprefix("t:")
+    elif scope.startswith("c:"):
+        slug = scope.removeprefix("c:").rpartition(":")[0]
+    else:
+        return [scope]
+    from ...models import Mode
+
+    return [tournament_scope(slug), *(competition_scope(slug, mode) for mode in Mode.values)]
+
+
 def generation(*scopes: str) -> str:
     """The current generation of pages that show these scopes (and everything else); each
     part is made on first use. A change held back (``changed_soon``) is shown here once its
     time has come."""
     keys = [_key(scope) for scope in ("", *scopes)]
-    held = [_key(scope) for scope in scopes if _held_back(scope)]
+    held = sorted({_key(s) for scope in scopes if _held_back(scope) for s in _together(scope)})
     extra = [k + place for k in held for place in (PENDING, PENDING_RESULTS, SINCE)]
-    found = _read(keys + extra)
+    found = _read(list(dict.fromkeys(keys + held)) + extra)
     now = _now()
     due = {key: value for key in held if (value := _due(found, key, now)) is not None}
     if due:
