@@ -244,6 +244,29 @@ def test_a_held_back_confirmation_is_noted_again_after_its_commit(
     assert public_cache.generation(scope) not in (shown, during)
 
 
+def test_a_confirmation_after_a_quiet_spell_is_shown_at_once_and_once(
+    db, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A quiet hall (a club's evening, a sheet now and then): a confirmation renews the
+    results at once, again at once after its commit, and leaves nothing waiting that would
+    make every page anew once more a few seconds later."""
+    from django.db import transaction
+
+    settings.PUBLIC_RESULTS_SECONDS = 5
+    clock = [5_000_000.0]
+    monkeypatch.setattr(public_cache, "_now", lambda: clock[0])
+    scope = public_cache.competition_scope("stapel", Mode.SINGLES)
+    before = public_cache.generation(scope)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        public_cache.changed_soon(scope, within=5)
+        during = public_cache.generation(scope)
+        assert during != before
+    after = public_cache.generation(scope)
+    assert after not in (before, during)  # renewed again once committed
+    clock[0] += 60
+    assert public_cache.generation(scope) == after  # and nothing left waiting
+
+
 def test_a_tournaments_and_its_competitions_held_back_results_show_together(
     db, settings, monkeypatch
 ):

@@ -319,16 +319,17 @@ def changed_soon(*scopes: str, within: float | None = None) -> None:
     """Like :func:`changed` for a change of results in a flood (an entered game under the
     interim ranking; with ``within``, a counted sheet): at once when the scope's pages were
     last renewed that long ago or longer (INTERIM_SECONDS for a game), otherwise noted and
-    shown by the first ``generation`` after that time. Noted again after the transaction has
-    committed (a renewal between the two was made from the state before the commit)."""
+    shown by the first ``generation`` after that time. After the transaction has committed,
+    what was renewed at once is renewed again at once (as :func:`changed` does) and the rest
+    noted again (a renewal between the two was made from the state before the commit)."""
     if getattr(_batch, "keys", None) is not None:
         changed(*scopes)
         return
-    keys = [_key(scope) for scope in scopes]
     seconds = INTERIM_SECONDS if within is None else within
     place = PENDING if within is None else PENDING_RESULTS
 
-    def note() -> None:
+    def note(keys: list[str]) -> list[str]:
+        """Renews the keys due, notes the others; returns those renewed."""
         since = cache.get_many([key + SINCE for key in keys])
         now = _now()
         at_once = [key for key in keys if now - float(since.get(key + SINCE) or 0) >= seconds]
@@ -337,10 +338,20 @@ def changed_soon(*scopes: str, within: float | None = None) -> None:
             _renew_now(at_once)
         if later:
             cache.set_many({key + place: uuid.uuid4().hex for key in later}, None)
+        return at_once
 
-    note()
+    keys = [_key(scope) for scope in scopes]
+    renewed = note(keys)
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(note)
+
+        def after_commit() -> None:
+            if renewed:
+                _renew_now(renewed)
+            rest = [key for key in keys if key not in renewed]
+            if rest:
+                note(rest)
+
+        transaction.on_commit(after_commit)
 
 
 def _publish(values: dict[str, str]) -> dict[str, Any]:
